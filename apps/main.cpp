@@ -1,0 +1,122 @@
+// The `cloudburst` command-line program: parse arguments, dispatch.
+#include "apps/commands.hpp"
+
+#include "core/environment.hpp"
+#include "core/error.hpp"
+
+#include <cstring>
+#include <iostream>
+#include <string>
+#include <vector>
+
+namespace {
+
+constexpr const char* usage_text =
+    "usage: cloudburst <command> [options]\n"
+    "\n"
+    "commands:\n"
+    "  run CASE.toml     run a case (cloudburst run --help)\n"
+    "  check CASE.toml   validate a case and print it fully resolved\n"
+    "  info              versions, Kokkos backends, devices, MPI and HDF5\n"
+    "\n"
+    "options: --version, --help\n"
+    "exit codes: 0 done, 2 bad input, 3 run failed, 75 stopped early (resumable)\n";
+
+constexpr const char* run_help =
+    "usage: cloudburst run CASE.toml [--set section.key=value]... [--output-dir DIR]\n"
+    "                      [--restart auto|FILE]\n"
+    "\n"
+    "Runs CASE.toml. Output goes to DIR (default ./output/<case file stem>):\n"
+    "diagnostics.csv, checkpoints/chk_<step>.h5, fields/fields_<step>.h5 + fields.xmf, run.log.\n"
+    "  --set section.key=value  override a case key (TOML value, e.g. --set grid.cells=[64,1,1])\n"
+    "  --output-dir DIR         where results go\n"
+    "  --restart auto           resume from the newest complete checkpoint in DIR (or start\n"
+    "                           fresh if there is none)\n"
+    "  --restart FILE           resume from that checkpoint\n"
+    "Run under MPI with mpirun -n N / srun; exit 75 means resumable with --restart auto.\n";
+
+constexpr const char* check_help =
+    "usage: cloudburst check CASE.toml [--set section.key=value]...\n"
+    "\n"
+    "Validates CASE.toml and prints every key with its value (marking defaults), the grid,\n"
+    "a memory estimate and the expected number of steps. Exit 0 if valid, 2 if not.\n";
+
+constexpr const char* info_help =
+    "usage: cloudburst info\n"
+    "\n"
+    "Prints the version, the Kokkos version and backends, the default execution space and\n"
+    "its device, the MPI library, the HDF5 library and the compiler.\n";
+
+bool is_help(const std::string& a) { return a == "--help" || a == "-h"; }
+
+// Parses the arguments after `run`/`check`; throws cb::InputError.
+cb::app::RunArguments parse_run_arguments(const std::vector<std::string>& args, bool allow_run_options) {
+  cb::app::RunArguments parsed;
+  for (size_t n = 0; n < args.size(); ++n) {
+    const std::string& a = args[n];
+    auto value = [&](const char* option) {
+      if (n + 1 >= args.size()) throw cb::InputError(std::string(option) + " needs a value");
+      return args[++n];
+    };
+    if (a == "--set") {
+      parsed.overrides.push_back(value("--set"));
+    } else if (a.rfind("--set=", 0) == 0) {
+      parsed.overrides.push_back(a.substr(6));
+    } else if (allow_run_options && a == "--output-dir") {
+      parsed.output_dir = value("--output-dir");
+    } else if (allow_run_options && a == "--restart") {
+      parsed.restart = value("--restart");
+    } else if (!a.empty() && a[0] == '-') {
+      throw cb::InputError("unknown option '" + a + "'");
+    } else if (parsed.case_path.empty()) {
+      parsed.case_path = a;
+    } else {
+      throw cb::InputError("unexpected argument '" + a + "' (one case file per run)");
+    }
+  }
+  if (parsed.case_path.empty()) throw cb::InputError("missing the case file (CASE.toml)");
+  return parsed;
+}
+
+int dispatch(const std::vector<std::string>& args, int rank) {
+  auto say = [rank](const char* text) {
+    if (rank == 0) std::cout << text;
+    return cb::exit_ok;
+  };
+  if (args.empty()) {
+    if (rank == 0) std::cerr << usage_text;
+    return cb::exit_bad_input;
+  }
+  const std::string& command = args[0];
+  const std::vector<std::string> rest(args.begin() + 1, args.end());
+  const bool help = !rest.empty() && is_help(rest[0]);
+  if (is_help(command)) return say(usage_text);
+  if (command == "--version" || command == "-V") {
+    if (rank == 0) std::cout << "cloudburst " << cb::app::version_string() << '\n';
+    return cb::exit_ok;
+  }
+  if (command == "info") return help ? say(info_help) : cb::app::info_command();
+  if (command == "run") {
+    return help ? say(run_help) : cb::app::run_command(parse_run_arguments(rest, true));
+  }
+  if (command == "check") {
+    return help ? say(check_help) : cb::app::check_command(parse_run_arguments(rest, false));
+  }
+  throw cb::InputError("unknown command '" + command + "' (try cloudburst --help)");
+}
+
+}  // namespace
+
+int main(int argc, char* argv[]) {
+  cb::Environment environment(argc, argv);
+  const std::vector<std::string> args(argv + 1, argv + argc);
+  try {
+    return dispatch(args, environment.rank());
+  } catch (const cb::InputError& e) {
+    if (environment.rank() == 0) std::cerr << "cloudburst: error: " << e.what() << '\n';
+    return cb::exit_bad_input;
+  } catch (const cb::RunError& e) {
+    if (environment.rank() == 0) std::cerr << "cloudburst: run failed: " << e.what() << '\n';
+    return cb::exit_run_failed;
+  }
+}

@@ -1,0 +1,29 @@
+#include "apps/solver_registry.hpp"
+
+#include "solvers/scalar/solver.hpp"
+
+namespace cb::app {
+namespace {
+
+PreparedSolver prepare_scalar(io::CaseFile& file) {
+  const scalar::Params params = scalar::read_params(file);
+  PreparedSolver prepared;
+  prepared.geometry = params.geometry;
+  prepared.field_bytes_per_rank = [params](int ranks) { return scalar::field_bytes(params, ranks); };
+  prepared.initial_dt = scalar::stable_dt(params);
+  prepared.create = [params](const Decomposition& decomposition) -> std::unique_ptr<Solver> {
+    return std::make_unique<scalar::ScalarSolver>(params, decomposition);
+  };
+  return prepared;
+}
+
+}  // namespace
+
+std::vector<std::string> solver_names() { return {"scalar"}; }
+
+PreparedSolver prepare_solver(const std::string& name, io::CaseFile& file) {
+  if (name == "scalar") return prepare_scalar(file);
+  file.fail("run", "solver", "solver '" + name + "' is not available in this build");
+}
+
+}  // namespace cb::app

@@ -1,0 +1,30 @@
+// The solvers this build knows, by the names of DESIGN.md §9. A plain list:
+// adding a solver adds one entry here.
+#pragma once
+
+#include "core/decomposition.hpp"
+#include "core/solver.hpp"
+#include "io/case_file.hpp"
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace cb::app {
+
+// A solver whose parameters were read and validated; nothing allocated yet.
+struct PreparedSolver {
+  GridGeometry geometry;
+  std::function<double(int ranks)> field_bytes_per_rank;
+  std::optional<double> initial_dt;  // when known before allocation
+  std::function<std::unique_ptr<Solver>(const Decomposition&)> create;
+};
+
+std::vector<std::string> solver_names();
+
+// Reads the solver's own sections (and [run] case, [grid], [time] cfl).
+PreparedSolver prepare_solver(const std::string& name, io::CaseFile& file);
+
+}  // namespace cb::app

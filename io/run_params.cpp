@@ -1,0 +1,49 @@
+#include "io/run_params.hpp"
+
+namespace cb::io {
+namespace {
+
+void read_stop_condition(CaseFile& file, RunControl& control) {
+  control.end_time = file.find<double>("run", "end_time", Bounds::positive());
+  if (auto steps = file.find<long>("run", "steps", Bounds::non_negative())) control.steps = steps;
+  if (control.end_time && control.steps) {
+    file.fail("run", "steps", "give either end_time or steps in [run], not both");
+  }
+  if (!control.end_time && !control.steps) file.fail_missing("run", "end_time", "end_time' or 'steps");
+}
+
+void read_cadences(CaseFile& file, CommonParams& params) {
+  RunControl& c = params.control;
+  c.fixed_dt = file.find<double>("time", "dt", Bounds::positive());
+  c.diagnostics_every = file.get<long>("diagnostics", "every_steps", 10, Bounds::non_negative());
+  c.output_every_steps = file.get<long>("output", "every_steps", 0, Bounds::non_negative());
+  c.output_every_time = file.get<double>("output", "every_time", 0.0, Bounds::non_negative());
+  params.output_fields = file.get<std::vector<std::string>>("output", "fields", {});
+  c.checkpoint_every_steps =
+      file.get<long>("checkpoint", "every_steps", 0, Bounds::non_negative());
+  c.checkpoint_every_minutes =
+      file.get<double>("checkpoint", "every_minutes", 0.0, Bounds::non_negative());
+  c.checkpoint_at_end = file.get<bool>("checkpoint", "at_end", true);
+  params.checkpoint_keep = file.get<int>("checkpoint", "keep", 3, Bounds::at_least(1));
+}
+
+}  // namespace
+
+CommonParams read_common_params(CaseFile& file, const std::vector<std::string>& solvers) {
+  CommonParams params;
+  params.solver = file.choice("run", "solver", solvers);
+  read_stop_condition(file, params.control);
+  read_cadences(file, params);
+  params.parallel.ranks = file.get<Int3>("parallel", "ranks", Int3{0, 0, 0}, Bounds::non_negative());
+  params.parallel.gpu_aware_mpi = file.get<bool>("parallel", "gpu_aware_mpi", false);
+  return params;
+}
+
+double read_cfl(CaseFile& file, double fallback, const Bounds& bounds) {
+  if (file.has("time", "cfl") && file.has("time", "dt")) {
+    file.fail("time", "dt", "give either cfl or dt in [time], not both");
+  }
+  return file.get<double>("time", "cfl", fallback, bounds);
+}
+
+}  // namespace cb::io

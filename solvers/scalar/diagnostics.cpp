@@ -1,0 +1,108 @@
+// Diagnostics of the scalar solver: total mass (conserved to round-off on a
+// periodic grid), extrema, and the error norms against the exact solution.
+#include "solvers/scalar/solver.hpp"
+
+#include <climits>
+#include <cmath>
+#include <mpi.h>
+
+namespace cb::scalar {
+namespace {
+
+double global_sum(double local, MPI_Comm comm) {
+  double global = 0.0;
+  MPI_Allreduce(&local, &global, 1, MPI_DOUBLE, MPI_SUM, comm);
+  return global;
+}
+
+double global_max(double local, MPI_Comm comm) {
+  double global = 0.0;
+  MPI_Allreduce(&local, &global, 1, MPI_DOUBLE, MPI_MAX, comm);
+  return global;
+}
+
+}  // namespace
+
+std::vector<Diagnostic> ScalarSolver::diagnostics(double time) {
+  const CellGeometry cell = cell_geometry();
+  const ExactSolution exact = exact_solution();
+  const CellPolicy cells = owned_cells(decomposition_.local_cells(), ghost_);
+  const Field q = q_;
+  const MPI_Comm comm = decomposition_.comm();
+  double volume = 1.0, domain = 1.0;
+  for (int d = 0; d < 3; ++d) {
+    volume *= cell.h[d];
+    domain *= params_.geometry.hi[d] - params_.geometry.lo[d];
+  }
+
+  double mass = 0, low = 0, high = 0, l1 = 0, l2 = 0, linf = 0;
+  Kokkos::parallel_reduce(
+      "scalar::mass", cells,
+      KOKKOS_LAMBDA(int k, int j, int i, double& sum) { sum += q(0, k, j, i); },
+      Kokkos::Sum<double>(mass));
+  Kokkos::parallel_reduce(
+      "scalar::min", cells,
+      KOKKOS_LAMBDA(int k, int j, int i, double& m) { m = math::min(m, double(q(0, k, j, i))); },
+      Kokkos::Min<double>(low));
+  Kokkos::parallel_reduce(
+      "scalar::max", cells,
+      KOKKOS_LAMBDA(int k, int j, int i, double& m) { m = math::max(m, double(q(0, k, j, i))); },
+      Kokkos::Max<double>(high));
+  Kokkos::parallel_reduce(
+      "scalar::error_l1", cells,
+      KOKKOS_LAMBDA(int k, int j, int i, double& sum) {
+        double xc[3];
+        cell.center(k, j, i, xc);
+        sum += math::fabs(q(0, k, j, i) - exact_cell_average(exact, xc, cell.h, time));
+      },
+      Kokkos::Sum<double>(l1));
+  Kokkos::parallel_reduce(
+      "scalar::error_l2", cells,
+      KOKKOS_LAMBDA(int k, int j, int i, double& sum) {
+        double xc[3];
+        cell.center(k, j, i, xc);
+        const double e = q(0, k, j, i) - exact_cell_average(exact, xc, cell.h, time);
+        sum += e * e;
+      },
+      Kokkos::Sum<double>(l2));
+  Kokkos::parallel_reduce(
+      "scalar::error_linf", cells,
+      KOKKOS_LAMBDA(int k, int j, int i, double& m) {
+        double xc[3];
+        cell.center(k, j, i, xc);
+        m = math::max(m, math::fabs(q(0, k, j, i) - exact_cell_average(exact, xc, cell.h, time)));
+      },
+      Kokkos::Max<double>(linf));
+
+  const double global_low = -global_max(-low, comm);
+  return {{"mass", global_sum(mass, comm) * volume},
+          {"min", global_low},
+          {"max", global_max(high, comm)},
+          {"error_l1", global_sum(l1, comm) * volume / domain},
+          {"error_l2", std::sqrt(global_sum(l2, comm) * volume / domain)},
+          {"error_linf", global_max(linf, comm)}};
+}
+
+std::string ScalarSolver::locate_non_finite() {
+  const CellGeometry cell = cell_geometry();
+  const Index3 n = to_index3(params_.geometry.cells);
+  const Field q = q_;
+  long long first = LLONG_MAX;
+  Kokkos::parallel_reduce(
+      "scalar::find_non_finite", owned_cells(decomposition_.local_cells(), ghost_),
+      KOKKOS_LAMBDA(int k, int j, int i, long long& m) {
+        if (math::isfinite(q(0, k, j, i))) return;
+        const long long gi = i + cell.shift[0], gj = j + cell.shift[1], gk = k + cell.shift[2];
+        const long long index = (gk * n.y + gj) * n.x + gi;
+        if (index < m) m = index;
+      },
+      Kokkos::Min<long long>(first));
+  long long global = LLONG_MAX;
+  MPI_Allreduce(&first, &global, 1, MPI_LONG_LONG, MPI_MIN, decomposition_.comm());
+  if (global == LLONG_MAX) return "";
+  const long long i = global % n.x, j = (global / n.x) % n.y, k = global / (long(n.x) * n.y);
+  return "q at cell (i, j, k) = (" + std::to_string(i) + ", " + std::to_string(j) + ", " +
+         std::to_string(k) + ")";
+}
+
+}  // namespace cb::scalar

@@ -1,0 +1,25 @@
+// Runs the built `cloudburst` program (serially or under mpiexec) in a shell
+// and captures its exit code and combined output, for the CLI tests.
+#pragma once
+
+#include <string>
+
+namespace cb::test {
+
+struct CliResult {
+  int code = -1;
+  std::string output;  // stdout and stderr together
+};
+
+// `arguments` is appended to the program path as shell text.
+CliResult run_cloudburst(const std::string& arguments);
+// The same under `mpiexec -n ranks`.
+CliResult run_cloudburst_mpi(int ranks, const std::string& arguments);
+
+// A fresh empty directory under the system temp dir.
+std::string make_temp_dir(const std::string& prefix);
+// Writes `text` to `path`.
+void write_text(const std::string& path, const std::string& text);
+std::string read_text(const std::string& path);
+
+}  // namespace cb::test

@@ -1,0 +1,34 @@
+# Test registrations (sourced by tests/CMakeLists.txt).
+
+# core
+cloudburst_test(test_decomposition SOURCES test_decomposition.cpp
+  LIBS cloudburst::core RANKS 1 2 3 4 LABELS "core;mpi")
+cloudburst_test(test_halo SOURCES test_halo.cpp
+  LIBS cloudburst::core RANKS 1 2 4 LABELS "core;mpi")
+cloudburst_test(test_driver SOURCES test_driver.cpp
+  LIBS cloudburst::core RANKS 1 LABELS "core")
+
+# kernels
+cloudburst_test(test_kernels SOURCES test_limiters.cpp
+  LIBS cloudburst::kernels RANKS 1 LABELS "kernels")
+
+# io
+cloudburst_test(test_case_file SOURCES test_case_file.cpp
+  LIBS cloudburst::io RANKS 1 LABELS "io")
+cloudburst_test(test_checkpoint SOURCES test_checkpoint.cpp
+  LIBS cloudburst::io cloudburst_hdf5 RANKS 1 2 4 LABELS "io;mpi")
+cloudburst_test(test_field_output SOURCES test_field_output.cpp
+  LIBS cloudburst::io cloudburst_hdf5 RANKS 1 2 LABELS "io;mpi")
+
+# solvers
+cloudburst_test(test_scalar SOURCES test_scalar.cpp
+  LIBS cloudburst::scalar RANKS 1 LABELS "solver;validation")
+
+# the command-line program (runs the built `cloudburst`)
+cloudburst_test(test_cli SOURCES test_cli.cpp cli_runner.cpp RANKS 1 LABELS "cli")
+cloudburst_test(test_case_errors SOURCES test_case_errors.cpp cli_runner.cpp RANKS 1 LABELS "cli")
+cloudburst_test(test_parallel_runs SOURCES test_parallel_runs.cpp cli_runner.cpp
+  LIBS cloudburst_hdf5 RANKS 1 LABELS "cli;mpi;restart")
+foreach(t test_cli test_case_errors test_parallel_runs)
+  add_dependencies(${t} cloudburst)
+endforeach()

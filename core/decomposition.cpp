@@ -14,7 +14,9 @@ constexpr const char* axis_name[3] = {"x", "y", "z"};
 // MPI numbers Cartesian ranks row-major (last MPI dimension fastest). Mapping
 // our axis (x, y, z) to MPI dimension (2, 1, 0) makes x the fastest-varying
 // rank coordinate, the same order as the cells of a LayoutRight field.
-constexpr int mpi_dim(int axis) { return 2 - axis; }
+constexpr int mpi_dim(int axis) {
+  return 2 - axis;
+}
 
 std::string to_string(const Int3& v) {
   return "[" + std::to_string(v[0]) + ", " + std::to_string(v[1]) + ", " + std::to_string(v[2]) +

@@ -27,7 +27,9 @@ inline MPI_Datatype mpi_real() {
 }
 
 // The message that fills a ghost layer on `ghost_side` of `axis`.
-constexpr int message_tag(int axis, int ghost_side) { return 2 * axis + ghost_side; }
+constexpr int message_tag(int axis, int ghost_side) {
+  return 2 * axis + ghost_side;
+}
 
 // A box of cells of the ghosted local field, first cell and cell counts in
 // (i, j, k) order.

@@ -33,7 +33,9 @@ int rank_of(MPI_Comm comm) {
   return rank;
 }
 
-std::string system_error(const std::string& what) { return what + ": " + std::strerror(errno); }
+std::string system_error(const std::string& what) {
+  return what + ": " + std::strerror(errno);
+}
 
 // Rank 0, before the collective create: the directory must exist.
 std::string prepare_directory(const std::string& path) {
@@ -138,7 +140,7 @@ class Unpacker {
 std::string pack(const CheckpointHeader& header) {
   Packer packer;
   for (const std::string* text : {&header.format, &header.solver, &header.case_name,
-                                 &header.case_text, &header.code_version, &header.kokkos_backend})
+                                  &header.case_text, &header.code_version, &header.kokkos_backend})
     packer.put(*text);
   packer.put(header.format_version);
   packer.put(header.step);
@@ -242,6 +244,12 @@ bool is_complete_checkpoint(const std::string& path) {
   }
 }
 
+bool is_step_number(const std::string& digits) {
+  return !digits.empty() && digits.size() <= 18 &&
+         std::all_of(digits.begin(), digits.end(),
+                     [](unsigned char c) { return std::isdigit(c) != 0; });
+}
+
 // `chk_<digits>.h5` files in `dir`, newest (highest step) first.
 std::vector<std::pair<long, std::string>> list_checkpoints(const std::string& dir) {
   std::vector<std::pair<long, std::string>> found;
@@ -253,7 +261,7 @@ std::vector<std::pair<long, std::string>> list_checkpoints(const std::string& di
         name.compare(name.size() - 3, 3, ".h5") != 0)
       continue;
     const std::string step = name.substr(4, digits);
-    if (step.size() > 18 || !std::all_of(step.begin(), step.end(), ::isdigit)) continue;
+    if (!is_step_number(step)) continue;
     found.emplace_back(std::stol(step), dir + "/" + name);
   }
   std::sort(found.begin(), found.end(), [](const auto& a, const auto& b) { return a > b; });
@@ -277,7 +285,8 @@ std::string describe(const GridGeometry& grid) {
   bool any = false;
   for (int axis = 0; axis < 3; ++axis)
     if (grid.periodic[axis]) {
-      text << " " << "xyz"[axis];
+      text << " "
+           << "xyz"[axis];
       any = true;
     }
   if (!any) text << " none";

@@ -65,7 +65,10 @@ long step_of(const std::string& name) {
     return -1;
   const std::string digits =
       name.substr(prefix.size(), name.size() - prefix.size() - suffix.size());
-  if (digits.size() > 18 || !std::all_of(digits.begin(), digits.end(), ::isdigit)) return -1;
+  const bool numeric =
+      digits.size() <= 18 && std::all_of(digits.begin(), digits.end(),
+                                         [](unsigned char c) { return std::isdigit(c) != 0; });
+  if (!numeric) return -1;
   return std::stol(digits);
 }
 
@@ -93,11 +96,20 @@ std::string xml_escape(const std::string& text) {
   std::string out;
   for (char c : text) {
     switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += c;
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      default:
+        out += c;
     }
   }
   return out;
@@ -110,8 +122,8 @@ std::string zyx(const Array& xyz, Op op) {
          format_number(op(xyz, 0));
 }
 
-std::string xdmf_grid(const GridGeometry& geometry, long step, double time,
-                      const std::string& file, const std::vector<std::string>& names) {
+std::string xdmf_grid(const GridGeometry& geometry, long step, double time, const std::string& file,
+                      const std::vector<std::string>& names) {
   const auto cells = [](const Int3& n, int axis) { return double(n[axis]); };
   const auto nodes = [](const Int3& n, int axis) { return double(n[axis] + 1); };
   const std::string dims = zyx(geometry.cells, cells);
@@ -154,8 +166,8 @@ FieldOutput::FieldOutput(std::string out_dir, const Decomposition& decomposition
     const std::string name = it->path().filename().string();
     const long step = step_of(name);
     Entry entry{step, 0.0, "fields/" + name, {}};
-    if (step >= 0 && step <= first_step && scan_fields_file(it->path().string(), entry.time,
-                                                            entry.names))
+    if (step >= 0 && step <= first_step &&
+        scan_fields_file(it->path().string(), entry.time, entry.names))
       series_.push_back(std::move(entry));
   }
   std::sort(series_.begin(), series_.end(),

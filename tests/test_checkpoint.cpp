@@ -8,10 +8,12 @@
 #include <catch2/catch_test_macros.hpp>
 #include <catch2/matchers/catch_matchers_string.hpp>
 
-#include <Kokkos_Core.hpp>
 #include <hdf5.h>
 #include <mpi.h>
+#include <Kokkos_Core.hpp>
 
+#include <algorithm>
+#include <cstdint>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -298,19 +300,22 @@ TEST_CASE("reading fields refuses missing datasets and other grids", "[checkpoin
 
   cb::Decomposition same(MPI_COMM_WORLD, grid.cells, grid.periodic);
   cb::Field field = make_field(same, 1, 1);
-  CHECK(input_error([&] { cb::io::read_checkpoint_fields(path, same, {{"pressure", field, 0}}); }) ==
-        path + ": dataset /fields/pressure is missing");
+  CHECK(input_error([&] {
+          cb::io::read_checkpoint_fields(path, same, {{"pressure", field, 0}});
+        }) == path + ": dataset /fields/pressure is missing");
 
   cb::Decomposition other(MPI_COMM_WORLD, {8, 7, 5}, grid.periodic);
   cb::Field small = make_field(other, 1, 1);
-  const std::string message =
-      input_error([&] { cb::io::read_checkpoint_fields(path, other, {{"rho", small, 0}}); });
+  const std::string message = input_error([&] {
+    cb::io::read_checkpoint_fields(path, other, {{"rho", small, 0}});
+  });
   CHECK_THAT(message, StartsWith(path + ": dataset /fields/rho has shape [5][7][9]"));
   CHECK_THAT(message, ContainsSubstring("[5][7][8]"));
 
   const std::string missing = tmp.path() + "/chk_00000002.h5";
-  CHECK(input_error([&] { cb::io::read_checkpoint_fields(missing, same, {{"rho", field, 0}}); }) ==
-        missing + ": no such checkpoint");
+  CHECK(input_error([&] {
+          cb::io::read_checkpoint_fields(missing, same, {{"rho", field, 0}});
+        }) == missing + ": no such checkpoint");
 }
 
 TEST_CASE("broken and foreign files are refused with a clear message", "[checkpoint][mpi]") {

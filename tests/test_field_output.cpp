@@ -6,16 +6,18 @@
 
 #include <catch2/catch_test_macros.hpp>
 
-#include <Kokkos_Core.hpp>
 #include <hdf5.h>
 #include <mpi.h>
+#include <Kokkos_Core.hpp>
 
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <map>
 #include <sstream>
+#include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -90,7 +92,8 @@ XmlElement parse_tag(const std::string& body) {
   XmlElement element;
   std::size_t at = body.find_first_of(" \t\n");
   element.name = body.substr(0, at);
-  while (at != std::string::npos && (at = body.find_first_not_of(" \t\n", at)) != std::string::npos) {
+  while (at != std::string::npos &&
+         (at = body.find_first_not_of(" \t\n", at)) != std::string::npos) {
     const std::size_t equals = body.find('=', at);
     const std::size_t open = body.find('"', equals);
     const std::size_t close = body.find('"', open + 1);
@@ -123,7 +126,8 @@ std::vector<XmlElement> parse_xml(const std::string& xml) {
     }
     at = end + 1;
   }
-  if (!open.empty()) throw std::runtime_error("unclosed <" + elements[open.back().first].name + ">");
+  if (!open.empty())
+    throw std::runtime_error("unclosed <" + elements[open.back().first].name + ">");
   return elements;
 }
 
@@ -168,8 +172,8 @@ int check_reference(const std::string& out_dir, const std::string& reference, co
     for (int k = 0; k < cells[2]; ++k)
       for (int j = 0; j < cells[1]; ++j)
         for (int i = 0; i < cells[0]; ++i)
-          problems +=
-              values[(std::size_t(k) * cells[1] + j) * cells[0] + i] != value_at(step, component, i, j, k);
+          problems += values[(std::size_t(k) * cells[1] + j) * cells[0] + i] !=
+                      value_at(step, component, i, j, k);
   }
   H5Sclose(space);
   H5Dclose(dataset);
@@ -208,8 +212,8 @@ Series check_series(const std::string& out_dir, const cb::GridGeometry& grid, bo
       series.problems += attribute("TopologyType") != "3DCoRectMesh";
       series.problems += numbers(attribute("Dimensions")) != cells(1);
     } else if (e.name == "DataItem" && attribute("Name") == "Spacing") {
-      series.problems += numbers(e.text) != std::vector<double>{grid.spacing(2), grid.spacing(1),
-                                                                grid.spacing(0)};
+      series.problems +=
+          numbers(e.text) != std::vector<double>{grid.spacing(2), grid.spacing(1), grid.spacing(0)};
     } else if (e.name == "DataItem" && attribute("Format") == "HDF") {
       series.problems += numbers(attribute("Dimensions")) != cells(0);
       const int component = e.text.find(":/energy") != std::string::npos ? 1 : 0;
@@ -270,8 +274,7 @@ TEST_CASE("field output writes an XDMF series that resolves to HDF5 datasets", "
     if (world_rank() == 0) {
       const Series series = check_series(out, grid, true);
       CHECK(series.problems == 0);
-      CHECK(series.grid_names ==
-            std::vector<std::string>{"step_0", "step_2", "step_3", "step_4"});
+      CHECK(series.grid_names == std::vector<std::string>{"step_0", "step_2", "step_3", "step_4"});
       CHECK(series.times == std::vector<double>{0.0, 0.25, 0.3, 0.4});
     }
   }
@@ -289,11 +292,10 @@ TEST_CASE("field output of a 2-D run has one cell along z", "[fields][mpi]") {
     const Series series = check_series(tmp.path(), grid, true);
     CHECK(series.problems == 0);
     CHECK(series.times == std::vector<double>{0.5});
-    const hid_t file = H5Fopen((tmp.path() + "/fields/fields_00000001.h5").c_str(),
-                               H5F_ACC_RDONLY, H5P_DEFAULT);
+    const hid_t file =
+        H5Fopen((tmp.path() + "/fields/fields_00000001.h5").c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
     REQUIRE(file >= 0);
-    for (const char* name : {"step", "time", "cells", "lo", "hi"})
-      CHECK(H5Aexists(file, name) > 0);
+    for (const char* name : {"step", "time", "cells", "lo", "hi"}) CHECK(H5Aexists(file, name) > 0);
     H5Fclose(file);
   }
 }

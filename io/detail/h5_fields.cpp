@@ -63,7 +63,8 @@ void read_raw(hid_t object, const std::string& name, hid_t memory_type, hssize_t
 herr_t collect_dataset(hid_t group, const char* name, const H5L_info_t*, void* out) {
   hid_t object = H5Oopen(group, name, H5P_DEFAULT);
   if (object < 0) return 0;
-  if (H5Iget_type(object) == H5I_DATASET) static_cast<std::vector<std::string>*>(out)->push_back(name);
+  if (H5Iget_type(object) == H5I_DATASET)
+    static_cast<std::vector<std::string>*>(out)->push_back(name);
   H5Oclose(object);
   return 0;
 }
@@ -190,7 +191,9 @@ QuietH5Errors::QuietH5Errors() {
   H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
 }
 
-QuietH5Errors::~QuietH5Errors() { H5Eset_auto2(H5E_DEFAULT, function_, data_); }
+QuietH5Errors::~QuietH5Errors() {
+  H5Eset_auto2(H5E_DEFAULT, function_, data_);
+}
 
 hid_t real_type() {
   static_assert(std::is_same<real, double>::value || std::is_same<real, float>::value,
@@ -337,8 +340,8 @@ std::vector<std::string> attribute_names(hid_t object) {
   std::vector<std::string> names;
   {
     QuietH5Errors quiet;
-    if (H5Aiterate2(object, H5_INDEX_CRT_ORDER, H5_ITER_INC, nullptr, collect_attribute,
-                    &names) >= 0)
+    if (H5Aiterate2(object, H5_INDEX_CRT_ORDER, H5_ITER_INC, nullptr, collect_attribute, &names) >=
+        0)
       return names;
   }
   names.clear();  // creation order not tracked: fall back to name order
@@ -362,18 +365,16 @@ void write_field_datasets(hid_t group, const Decomposition& decomposition,
       const Int3 ghost = ghost_widths_of(field, local);
       for_owned(host, field.component, ghost, local,
                 [&](const real& value, std::size_t at) { buffer[at] = value; });
-      H5Handle dataset = checked(H5Dcreate2(group, field.name.c_str(), real_type(),
-                                            slab.file_space, H5P_DEFAULT, dcpl, H5P_DEFAULT),
+      H5Handle dataset = checked(H5Dcreate2(group, field.name.c_str(), real_type(), slab.file_space,
+                                            H5P_DEFAULT, dcpl, H5P_DEFAULT),
                                  H5Dclose, "create dataset '" + field.name + "'");
-      check(H5Dwrite(dataset, real_type(), slab.memory_space, slab.file_space, dxpl,
-                     buffer.data()),
+      check(H5Dwrite(dataset, real_type(), slab.memory_space, slab.file_space, dxpl, buffer.data()),
             "write dataset '" + field.name + "'");
     }
   });
 }
 
-void read_field_datasets(hid_t group, const std::string& label,
-                         const Decomposition& decomposition,
+void read_field_datasets(hid_t group, const std::string& label, const Decomposition& decomposition,
                          const std::vector<FieldComponent>& fields) {
   const Int3& local = decomposition.local_cells();
   const Int3& global = decomposition.global_cells();
@@ -391,8 +392,8 @@ void read_field_datasets(hid_t group, const std::string& label,
       const Int3 ghost = ghost_widths_of(field, local);
       const std::string where = "dataset " + prefix + field.name;
       if (!has_link(group, field.name)) throw InputError(label + where + " is missing");
-      H5Handle dataset = checked(H5Dopen2(group, field.name.c_str(), H5P_DEFAULT), H5Dclose,
-                                 "open " + where);
+      H5Handle dataset =
+          checked(H5Dopen2(group, field.name.c_str(), H5P_DEFAULT), H5Dclose, "open " + where);
       H5Handle space = checked(H5Dget_space(dataset), H5Sclose, "dataspace of " + where);
       hsize_t dims[3] = {0, 0, 0};
       const int rank = H5Sget_simple_extent_ndims(space);
@@ -400,8 +401,7 @@ void read_field_datasets(hid_t group, const std::string& label,
       if (rank != 3 || !std::equal(dims, dims + 3, expected))
         throw InputError(label + where + " has shape " + shape_text(dims, rank < 0 ? 0 : rank) +
                          ", this grid is " + shape_text(expected, 3) + " (nz, ny, nx)");
-      check(H5Dread(dataset, real_type(), slab.memory_space, slab.file_space, dxpl,
-                    buffer.data()),
+      check(H5Dread(dataset, real_type(), slab.memory_space, slab.file_space, dxpl, buffer.data()),
             "read " + where);
       for_owned(host, field.component, ghost, local,
                 [&](real& value, std::size_t at) { value = buffer[at]; });

@@ -106,8 +106,7 @@ void write_field_datasets(hid_t group, const Decomposition& decomposition,
 // Collective. Reads `group/<name>` into the owned cells of each component
 // (ghosts untouched). A missing dataset or a shape other than the global grid
 // throws cb::InputError starting with `label` (e.g. "run/chk.h5: ").
-void read_field_datasets(hid_t group, const std::string& label,
-                         const Decomposition& decomposition,
+void read_field_datasets(hid_t group, const std::string& label, const Decomposition& decomposition,
                          const std::vector<FieldComponent>& fields);
 
 // Collective over `comm`: "" when no rank has an error, else the message of

@@ -1,5 +1,7 @@
 #include "core/log.hpp"
 
+#include "core/environment.hpp"
+
 #include <unistd.h>
 
 #include <cstdio>
@@ -7,7 +9,10 @@
 
 namespace cb {
 
-Log::Log(int rank) : rank_(rank), interactive_(isatty(STDOUT_FILENO) != 0) {}
+// In-place progress only on a terminal of our own: MPI launchers give each rank
+// a pseudo-terminal even when their own output goes to a file.
+Log::Log(int rank)
+    : rank_(rank), interactive_(isatty(STDOUT_FILENO) != 0 && node_local_rank() < 0) {}
 
 void Log::open_file(const std::string& path) {
   if (rank_ == 0) file_.open(path, std::ios::app);

@@ -93,8 +93,23 @@ int neighbor_errors(const std::vector<BlockInfo>& blocks, const cb::Int3& dims,
   return errors;
 }
 
+// Whether `ranks` factors as px * py * pz with no more ranks than cells per axis.
+bool some_rank_grid_fits(int ranks, const cb::Int3& global) {
+  for (int px = 1; px <= global[0]; ++px) {
+    for (int py = 1; py <= global[1]; ++py) {
+      if (ranks % (px * py) == 0 && ranks / (px * py) <= global[2]) return true;
+    }
+  }
+  return false;
+}
+
 void check_decomposition(const cb::Int3& global, const cb::Bool3& periodic) {
   const int size = world_size();
+  if (!some_rank_grid_fits(size, global)) {
+    // e.g. 5 or 7 ranks on 3 x 3 x 3 cells: no split exists.
+    CHECK_THROWS_AS(cb::Decomposition(MPI_COMM_WORLD, global, periodic), cb::InputError);
+    return;
+  }
   cb::Decomposition decomposition(MPI_COMM_WORLD, global, periodic);
   const cb::Int3& dims = decomposition.dims();
   INFO("grid " << global[0] << "x" << global[1] << "x" << global[2] << ", periodic " << periodic[0]

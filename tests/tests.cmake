@@ -2,7 +2,7 @@
 
 # core
 cloudburst_test(test_decomposition SOURCES test_decomposition.cpp
-  LIBS cloudburst::core RANKS 1 2 3 4 LABELS "core;mpi")
+  LIBS cloudburst::core RANKS 1 2 3 4 5 6 7 8 LABELS "core;mpi")
 cloudburst_test(test_halo SOURCES test_halo.cpp
   LIBS cloudburst::core RANKS 1 2 4 LABELS "core;mpi")
 cloudburst_test(test_driver SOURCES test_driver.cpp

@@ -212,6 +212,7 @@ int Driver::run(RunState& state) {
   }
   if (control_.checkpoint_at_end && taken > 0 && last_checkpoint != state.step) write_checkpoint(state);
   print_summary(state, taken);
+  for (const std::string& line : solver_.summary_lines()) log_.line(line);
   return exit_ok;
 }
 

@@ -167,6 +167,11 @@ void HaloExchange::exchange(const Field& field) {
   for (int axis = 0; axis < 3; ++axis) exchange_axis(field, axis);
 }
 
+void HaloExchange::exchange(const Field& field, int axis) {
+  check_field(field);
+  exchange_axis(field, axis);
+}
+
 void HaloExchange::check_field(const Field& field) const {
   const Int3& owned = decomposition_->local_cells();
   const bool shape_ok = field.extent(1) == std::size_t(owned[2] + 2 * ghost_[2]) &&

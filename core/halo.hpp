@@ -23,6 +23,10 @@ class HaloExchange {
   // Allocates nothing.
   void exchange(const Field& field);
 
+  // The same along one axis only (0 = x, 1 = y, 2 = z), for dimensionally
+  // split schemes that need one direction's ghosts at a time.
+  void exchange(const Field& field, int axis);
+
   int halo() const { return halo_; }
   const Int3& ghost() const { return ghost_; }
 

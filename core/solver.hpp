@@ -54,6 +54,9 @@ class Solver {
   // Called after fields and scalars were read from a checkpoint.
   virtual void restore(const std::vector<std::pair<std::string, double>>& /*scalars*/) {}
 
+  // Lines printed at the end of a run (e.g. the weather solver's d_mass, d_te).
+  virtual std::vector<std::string> summary_lines() { return {}; }
+
   virtual const GridGeometry& geometry() const = 0;
   virtual int halo() const = 0;
 

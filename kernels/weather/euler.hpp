@@ -1,0 +1,77 @@
+// Point-wise pieces of the dry, compressible, non-hydrostatic Euler equations
+// in the perturbation form of miniWeather (M. Norman, ORNL,
+// github.com/mrnorman/miniWeather, documentation/miniWeather_documentation.pdf):
+// state = (rho', rho u, rho w, (rho theta)', rho v) about a hydrostatic
+// background rho_bar(z), theta_bar(z); pressure p = C0 (rho theta)^gamma.
+#pragma once
+
+#include "core/kokkos_compat.hpp"
+
+namespace cb::kernels::weather {
+
+// Variable indices; rho v exists in 3-D runs only (the 2-D layout is miniWeather's).
+enum Var : int { dens = 0, umom = 1, wmom = 2, rhot = 3, vmom = 4 };
+
+// Physical constants as miniWeather defines them.
+constexpr double grav = 9.8;    // m / s^2
+constexpr double cp = 1004.0;   // J / (kg K)
+constexpr double cv = 717.0;    // J / (kg K)
+constexpr double rd = 287.0;    // J / (kg K)
+constexpr double p0 = 1.0e5;    // Pa
+constexpr double gamm = 1.40027894002789400278940027894;   // cp / cv
+constexpr double C0 = 27.5629410929725921310572974482;     // rd^gamma p0^(-rd/cv)
+
+KOKKOS_INLINE_FUNCTION double pressure(double rho_theta) { return C0 * math::pow(rho_theta, gamm); }
+
+// Fourth-order interface value from four cell averages s0 | s1 [face] s2 | s3.
+KOKKOS_INLINE_FUNCTION double interpolate4(double s0, double s1, double s2, double s3) {
+  return -s0 / 12 + 7 * s1 / 12 + 7 * s2 / 12 - s3 / 12;
+}
+
+// The third difference across the face, for fourth-order hyperviscosity.
+KOKKOS_INLINE_FUNCTION double third_difference(double s0, double s1, double s2, double s3) {
+  return -s0 + 3 * s1 - 3 * s2 + s3;
+}
+
+// Hyperviscosity coefficient of a directional RK stage of length dt_stage:
+// -beta dx / (16 dt_stage) (miniWeather; beta in [0, 1] sets the strength).
+KOKKOS_INLINE_FUNCTION double hyperviscosity(double beta, double dx, double dt_stage) {
+  return -beta * dx / (16 * dt_stage);
+}
+
+// Hydrostatic background of constant potential temperature theta0 = 300 K:
+// Exner function 1 - g z / (cp theta0).
+KOKKOS_INLINE_FUNCTION void background_const_theta(double z, double& rho, double& theta) {
+  const double theta0 = 300.0;
+  const double exner = 1.0 - grav * z / (cp * theta0);
+  const double p = p0 * math::pow(exner, cp / rd);
+  const double rho_theta = math::pow(p / C0, 1.0 / gamm);
+  theta = theta0;
+  rho = rho_theta / theta;
+}
+
+// Hydrostatic background of constant Brunt-Vaisala frequency n (theta0 = 300 K
+// at the ground): theta = theta0 exp(n^2 z / g).
+KOKKOS_INLINE_FUNCTION void background_const_bv(double z, double n, double& rho, double& theta) {
+  const double theta0 = 300.0;
+  theta = theta0 * math::exp(n * n / grav * z);
+  const double exner = 1.0 - grav * grav / (cp * n * n) * (theta - theta0) / (theta * theta0);
+  const double p = p0 * math::pow(exner, cp / rd);
+  rho = math::pow(p / C0, 1.0 / gamm) / theta;
+}
+
+// cos^2 bump of amplitude amp inside the ellipsoid of radii (rx, ry, rz) about
+// (x0, y0, z0); a zero radius removes that axis (2-D runs).
+KOKKOS_INLINE_FUNCTION double ellipse_cosine(double x, double y, double z, double amp, double x0,
+                                             double y0, double z0, double rx, double ry,
+                                             double rz) {
+  const double pi = math::pi;
+  double d2 = ((x - x0) / rx) * ((x - x0) / rx) + ((z - z0) / rz) * ((z - z0) / rz);
+  if (ry > 0) d2 += ((y - y0) / ry) * ((y - y0) / ry);
+  const double dist = math::sqrt(d2) * pi / 2;
+  if (dist > pi / 2) return 0.0;
+  const double c = math::cos(dist);
+  return amp * c * c;
+}
+
+}  // namespace cb::kernels::weather

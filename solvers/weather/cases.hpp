@@ -1,0 +1,116 @@
+// Initial conditions of the weather cases: background (hydrostatic) state and
+// perturbation at a point, as device functions on a by-value description.
+// miniWeather's cases (thermal, collision, gravity_waves, density_current,
+// injection) perturb theta at constant density, as miniWeather does; the
+// literature cases (straka, robert) perturb theta at constant pressure.
+#pragma once
+
+#include "kernels/weather/euler.hpp"
+
+namespace cb::weather {
+
+enum class Case : int {
+  thermal,
+  collision,
+  gravity_waves,
+  density_current,
+  injection,
+  straka,
+  robert
+};
+
+struct CaseSetup {
+  Case kind;
+  int three_d;               // 1 when the y axis is in use
+  double lo[3], length[3];   // domain
+};
+
+// Point state: perturbations r (density), t (theta) and winds u, v, w, with
+// the background density hr and potential temperature ht.
+struct PointState {
+  double r, u, v, w, t, hr, ht;
+};
+
+namespace detail {
+
+// Straka et al. (1993), Int. J. Numer. Meth. Fluids 17:1: a -15 K temperature
+// bubble, radii 4 km x 2 km at (0, 3 km) (y radius 4 km in 3-D), turned into a
+// potential-temperature perturbation with the background Exner function.
+KOKKOS_INLINE_FUNCTION double straka_theta(const CaseSetup& c, double x, double y, double z) {
+  using namespace kernels::weather;
+  const double ry = c.three_d ? 4000.0 : 0.0;
+  double d2 = (x / 4000.0) * (x / 4000.0) + ((z - 3000.0) / 2000.0) * ((z - 3000.0) / 2000.0);
+  if (ry > 0) d2 += ((y - (c.lo[1] + 0.5 * c.length[1])) / ry) * ((y - (c.lo[1] + 0.5 * c.length[1])) / ry);
+  const double l = math::sqrt(d2);
+  if (l > 1.0) return 0.0;
+  const double temperature = -15.0 * 0.5 * (math::cos(math::pi * l) + 1.0);
+  const double exner = 1.0 - grav * z / (cp * 300.0);
+  return temperature / exner;
+}
+
+// Robert (1993), J. Atmos. Sci. 50:1865: 0.5 K inside r = 250 m about
+// (500 m, 260 m), decaying as a Gaussian of 100 m width outside.
+KOKKOS_INLINE_FUNCTION double robert_theta(const CaseSetup& c, double x, double y, double z) {
+  double r2 = (x - 500.0) * (x - 500.0) + (z - 260.0) * (z - 260.0);
+  if (c.three_d) r2 += (y - (c.lo[1] + 0.5 * c.length[1])) * (y - (c.lo[1] + 0.5 * c.length[1]));
+  const double r = math::sqrt(r2);
+  if (r <= 250.0) return 0.5;
+  return 0.5 * math::exp(-((r - 250.0) / 100.0) * ((r - 250.0) / 100.0));
+}
+
+}  // namespace detail
+
+KOKKOS_INLINE_FUNCTION PointState sample_case(const CaseSetup& c, double x, double y, double z) {
+  using namespace kernels::weather;
+  PointState s{0, 0, 0, 0, 0, 0, 0};
+  const double xc = c.lo[0] + 0.5 * c.length[0];
+  const double yc = c.lo[1] + 0.5 * c.length[1];
+  const double ry = c.three_d ? 2000.0 : 0.0;
+  if (c.kind == Case::gravity_waves) {
+    background_const_bv(z, 0.02, s.hr, s.ht);
+    s.u = 15.0;
+    return s;
+  }
+  background_const_theta(z, s.hr, s.ht);
+  switch (c.kind) {
+    case Case::thermal:
+      s.t = ellipse_cosine(x, y, z, 3.0, xc, yc, 2000.0, 2000.0, ry, 2000.0);
+      break;
+    case Case::collision:
+      s.t = ellipse_cosine(x, y, z, 20.0, xc, yc, 2000.0, 2000.0, ry, 2000.0) +
+            ellipse_cosine(x, y, z, -20.0, xc, yc, 8000.0, 2000.0, ry, 2000.0);
+      break;
+    case Case::density_current:
+      s.t = ellipse_cosine(x, y, z, -20.0, xc, yc, 5000.0, 4000.0, 2 * ry, 2000.0);
+      break;
+    case Case::straka:
+    case Case::robert: {
+      // Pressure (so rho theta) unchanged: rho = rho_bar theta_bar / theta.
+      s.t = c.kind == Case::straka ? detail::straka_theta(c, x, y, z) : detail::robert_theta(c, x, y, z);
+      s.r = s.hr * s.ht / (s.ht + s.t) - s.hr;
+      break;
+    }
+    default:
+      break;
+  }
+  return s;
+}
+
+// Background at height z (the perturbation-free part of sample_case).
+KOKKOS_INLINE_FUNCTION void background(const CaseSetup& c, double z, double& hr, double& ht) {
+  if (c.kind == Case::gravity_waves) {
+    kernels::weather::background_const_bv(z, 0.02, hr, ht);
+  } else {
+    kernels::weather::background_const_theta(z, hr, ht);
+  }
+}
+
+// Vertical-momentum forcing of gravity_waves (miniWeather): w' = 0.01 m/s^2
+// cos^2 bump of radius 500 m at (xlen / 8, 1 km), times rho_bar.
+KOKKOS_INLINE_FUNCTION double gravity_wave_forcing(const CaseSetup& c, double x, double y, double z) {
+  const double ry = c.three_d ? 500.0 : 0.0;
+  return kernels::weather::ellipse_cosine(x, y, z, 0.01, c.lo[0] + c.length[0] / 8,
+                                          c.lo[1] + 0.5 * c.length[1], 1000.0, 500.0, ry, 500.0);
+}
+
+}  // namespace cb::weather

@@ -1,0 +1,186 @@
+// Diagnostics of the weather solver with miniWeather's definitions: mass =
+// sum rho dV, total energy = sum [rho (u^2 + v^2 + w^2) + rho cv T] dV (no 1/2
+// on the kinetic term, as in miniWeather, so the figures compare), reported as
+// relative changes d_mass and d_te; plus extrema of theta' and w. Also the
+// derived output fields and the checkpoint contents.
+#include "solvers/weather/solver.hpp"
+
+#include <climits>
+#include <cstdio>
+#include <mpi.h>
+
+namespace cb::weather {
+namespace {
+
+using kernels::weather::Var;
+
+// Full density, velocity and potential temperature of cell (k, j, i).
+struct CellState {
+  double r, u, v, w, theta;
+};
+
+KOKKOS_INLINE_FUNCTION CellState cell_state(const Field& s, const Column& hy_r,
+                                            const Column& hy_rt, int nvars, int k, int j, int i) {
+  CellState c;
+  c.r = s(Var::dens, k, j, i) + hy_r(k);
+  c.u = s(Var::umom, k, j, i) / c.r;
+  c.v = nvars > 4 ? s(Var::vmom, k, j, i) / c.r : 0.0;
+  c.w = s(Var::wmom, k, j, i) / c.r;
+  c.theta = (s(Var::rhot, k, j, i) + hy_rt(k)) / c.r;
+  return c;
+}
+
+double global_reduce(double local, MPI_Op op, MPI_Comm comm) {
+  double global = 0;
+  MPI_Allreduce(&local, &global, 1, MPI_DOUBLE, op, comm);
+  return global;
+}
+
+}  // namespace
+
+std::pair<double, double> WeatherSolver::mass_and_energy() {
+  using namespace kernels::weather;
+  const Field s = state_;
+  const Column hy_r = hy_dens_cell_, hy_rt = hy_dens_theta_cell_;
+  const int nvars = params_.variables();
+  double volume = params_.geometry.spacing(0) * params_.geometry.spacing(2);
+  if (params_.three_d()) volume *= params_.geometry.spacing(1);
+  const CellPolicy cells = owned_cells(decomposition_.local_cells(), ghost_);
+  double local[2] = {0, 0};
+  Kokkos::parallel_reduce(
+      "weather::mass", cells,
+      KOKKOS_LAMBDA(int k, int j, int i, double& sum) {
+        sum += (s(Var::dens, k, j, i) + hy_r(k)) * volume;
+      },
+      Kokkos::Sum<double>(local[0]));
+  Kokkos::parallel_reduce(
+      "weather::total_energy", cells,
+      KOKKOS_LAMBDA(int k, int j, int i, double& sum) {
+        const CellState c = cell_state(s, hy_r, hy_rt, nvars, k, j, i);
+        const double p = pressure(c.r * c.theta);
+        const double temperature = c.theta / math::pow(p0 / p, rd / cp);
+        const double ke = c.r * (c.u * c.u + c.v * c.v + c.w * c.w);
+        sum += (ke + c.r * cv * temperature) * volume;
+      },
+      Kokkos::Sum<double>(local[1]));
+  double global[2];
+  MPI_Allreduce(local, global, 2, MPI_DOUBLE, MPI_SUM, decomposition_.comm());
+  return {global[0], global[1]};
+}
+
+std::vector<Diagnostic> WeatherSolver::diagnostics(double /*time*/) {
+  const auto [mass, te] = mass_and_energy();
+  const Field s = state_;
+  const Column hy_r = hy_dens_cell_, hy_rt = hy_dens_theta_cell_;
+  const int nvars = params_.variables();
+  const CellPolicy cells = owned_cells(decomposition_.local_cells(), ghost_);
+  double theta_min = 0, theta_max = 0, w_max = 0;
+  Kokkos::parallel_reduce(
+      "weather::theta_min", cells,
+      KOKKOS_LAMBDA(int k, int j, int i, double& m) {
+        const double t = cell_state(s, hy_r, hy_rt, nvars, k, j, i).theta - hy_rt(k) / hy_r(k);
+        m = math::min(m, t);
+      },
+      Kokkos::Min<double>(theta_min));
+  Kokkos::parallel_reduce(
+      "weather::theta_max", cells,
+      KOKKOS_LAMBDA(int k, int j, int i, double& m) {
+        const double t = cell_state(s, hy_r, hy_rt, nvars, k, j, i).theta - hy_rt(k) / hy_r(k);
+        m = math::max(m, t);
+      },
+      Kokkos::Max<double>(theta_max));
+  Kokkos::parallel_reduce(
+      "weather::w_max", cells,
+      KOKKOS_LAMBDA(int k, int j, int i, double& m) {
+        m = math::max(m, math::fabs(cell_state(s, hy_r, hy_rt, nvars, k, j, i).w));
+      },
+      Kokkos::Max<double>(w_max));
+  const MPI_Comm comm = decomposition_.comm();
+  return {{"mass", mass},
+          {"total_energy", te},
+          {"d_mass", (mass - mass0_) / mass0_},
+          {"d_te", (te - te0_) / te0_},
+          {"theta_pert_min", global_reduce(theta_min, MPI_MIN, comm)},
+          {"theta_pert_max", global_reduce(theta_max, MPI_MAX, comm)},
+          {"w_max", global_reduce(w_max, MPI_MAX, comm)}};
+}
+
+std::vector<std::string> WeatherSolver::summary_lines() {
+  const auto [mass, te] = mass_and_energy();
+  char line[2][64];
+  std::snprintf(line[0], sizeof line[0], "d_mass: %.6e", (mass - mass0_) / mass0_);
+  std::snprintf(line[1], sizeof line[1], "d_te:   %.6e", (te - te0_) / te0_);
+  return {line[0], line[1]};
+}
+
+std::string WeatherSolver::locate_non_finite() {
+  const Field s = state_;
+  const int nvars = params_.variables();
+  const LocalGrid grid = local_grid();
+  long long first = LLONG_MAX;
+  Kokkos::parallel_reduce(
+      "weather::find_non_finite", owned_cells(decomposition_.local_cells(), ghost_),
+      KOKKOS_LAMBDA(int k, int j, int i, long long& m) {
+        for (int v = 0; v < nvars; ++v) {
+          if (math::isfinite(s(v, k, j, i))) continue;
+          const long long gi = i + grid.shift[0], gj = j + grid.shift[1], gk = k + grid.shift[2];
+          const long long index = ((gk * grid.cells[1] + gj) * grid.cells[0] + gi) * 8 + v;
+          if (index < m) m = index;
+        }
+      },
+      Kokkos::Min<long long>(first));
+  long long global = LLONG_MAX;
+  MPI_Allreduce(&first, &global, 1, MPI_LONG_LONG, MPI_MIN, decomposition_.comm());
+  if (global == LLONG_MAX) return "";
+  const char* names[5] = {"rho_pert", "rho_u", "rho_w", "rho_theta_pert", "rho_v"};
+  const long long cell = global / 8, nx = grid.cells[0], ny = grid.cells[1];
+  return std::string(names[global % 8]) + " at cell (i, j, k) = (" + std::to_string(cell % nx) +
+         ", " + std::to_string((cell / nx) % ny) + ", " + std::to_string(cell / (nx * ny)) + ")";
+}
+
+void WeatherSolver::compute_derived() {
+  const Field s = state_, d = derived_;
+  const Column hy_r = hy_dens_cell_, hy_rt = hy_dens_theta_cell_;
+  const int nvars = params_.variables();
+  Kokkos::parallel_for(
+      "weather::derived", owned_cells(decomposition_.local_cells(), ghost_),
+      KOKKOS_LAMBDA(int k, int j, int i) {
+        const CellState c = cell_state(s, hy_r, hy_rt, nvars, k, j, i);
+        d(0, k, j, i) = c.u;
+        d(1, k, j, i) = c.w;
+        d(2, k, j, i) = c.theta - hy_rt(k) / hy_r(k);
+        d(3, k, j, i) = s(Var::dens, k, j, i);
+        if (nvars > 4) d(4, k, j, i) = c.v;
+      });
+}
+
+std::vector<FieldComponent> WeatherSolver::output_fields() {
+  compute_derived();
+  std::vector<FieldComponent> fields = {
+      {"theta_pert", derived_, 2}, {"u", derived_, 0}, {"w", derived_, 1}, {"rho_pert", derived_, 3}};
+  if (params_.three_d()) fields.push_back({"v", derived_, 4});
+  return fields;
+}
+
+std::vector<FieldComponent> WeatherSolver::checkpoint_fields() {
+  std::vector<FieldComponent> fields = {{"rho_pert", state_, Var::dens},
+                                        {"rho_u", state_, Var::umom},
+                                        {"rho_w", state_, Var::wmom},
+                                        {"rho_theta_pert", state_, Var::rhot}};
+  if (params_.three_d()) fields.push_back({"rho_v", state_, Var::vmom});
+  return fields;
+}
+
+std::vector<std::pair<std::string, double>> WeatherSolver::checkpoint_scalars() const {
+  return {{"direction_switch", double(direction_switch_)}, {"mass0", mass0_}, {"te0", te0_}};
+}
+
+void WeatherSolver::restore(const std::vector<std::pair<std::string, double>>& scalars) {
+  for (const auto& [name, value] : scalars) {
+    if (name == "direction_switch") direction_switch_ = int(value);
+    if (name == "mass0") mass0_ = value;
+    if (name == "te0") te0_ = value;
+  }
+}
+
+}  // namespace cb::weather

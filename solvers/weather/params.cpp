@@ -1,0 +1,84 @@
+#include "solvers/weather/params.hpp"
+
+#include "io/run_params.hpp"
+
+#include <algorithm>
+
+namespace cb::weather {
+namespace {
+
+const std::vector<std::string> case_names = {"thermal", "collision", "gravity_waves",
+                                             "density_current", "injection", "straka", "robert"};
+
+// Domain and lateral boundaries of each case (miniWeather: 20 km x 10 km,
+// periodic in x; 3-D adds y with the extent of x). x, y, z in metres.
+struct CaseDefaults {
+  Real3 lo, hi;
+  bool walls_x;
+  double viscosity;
+};
+
+CaseDefaults defaults_for(Case kind) {
+  switch (kind) {
+    case Case::straka: return {{-25600.0, -25600.0, 0.0}, {25600.0, 25600.0, 6400.0}, true, 75.0};
+    case Case::robert: return {{0.0, 0.0, 0.0}, {1000.0, 1000.0, 1500.0}, true, 0.0};
+    default: return {{0.0, 0.0, 0.0}, {20000.0, 20000.0, 10000.0}, false, 0.0};
+  }
+}
+
+void read_grid(io::CaseFile& file, Params& p, const CaseDefaults& d) {
+  GridGeometry& g = p.geometry;
+  g.cells = file.require<Int3>("grid", "cells", io::Bounds::at_least(1));
+  if (g.cells[0] < 4 || g.cells[2] < 4) {
+    file.fail("grid", "cells", "[grid] cells: the weather solver needs at least 4 cells in x and z");
+  }
+  if (g.cells[1] > 1 && g.cells[1] < 4) {
+    file.fail("grid", "cells", "[grid] cells: ny must be 1 (2-D, x-z plane) or at least 4 (3-D)");
+  }
+  g.lo = file.get<std::array<double, 3>>("grid", "lo", d.lo);
+  g.hi = file.get<std::array<double, 3>>("grid", "hi", d.hi);
+  for (int a = 0; a < 3; ++a) {
+    if (!(g.hi[a] > g.lo[a])) file.fail("grid", "hi", "[grid] hi must exceed lo on every axis");
+  }
+  if (g.lo[2] != 0.0) file.fail("grid", "lo", "[grid] lo: the ground must be at z = 0");
+  const std::string lateral = file.choice("weather", "lateral_boundary", {"periodic", "wall"},
+                                          std::string(d.walls_x ? "wall" : "periodic"));
+  const bool periodic = lateral == "periodic";
+  g.periodic = {periodic, periodic, false};
+}
+
+}  // namespace
+
+Params read_params(io::CaseFile& file) {
+  Params p;
+  p.case_name = file.choice("run", "case", case_names);
+  p.kind = static_cast<Case>(std::find(case_names.begin(), case_names.end(), p.case_name) -
+                             case_names.begin());
+  const CaseDefaults d = defaults_for(p.kind);
+  read_grid(file, p, d);
+  p.cfl = io::read_cfl(file, 1.5, io::Bounds::open_closed(0.0, 2.0));
+  p.max_speed = file.get<double>("weather", "max_speed", 450.0, io::Bounds::positive());
+  p.hv_beta = file.get<double>("weather", "hv_beta", 0.05, io::Bounds::closed(0.0, 1.0));
+  p.viscosity = file.get<double>("weather", "viscosity", d.viscosity, io::Bounds::non_negative());
+  p.diffusivity = file.get<double>("weather", "diffusivity", d.viscosity, io::Bounds::non_negative());
+  return p;
+}
+
+double stable_dt(const Params& p) {
+  double h = std::min(p.geometry.spacing(0), p.geometry.spacing(2));
+  if (p.three_d()) h = std::min(h, p.geometry.spacing(1));
+  return h / p.max_speed * p.cfl;  // miniWeather's order of operations
+}
+
+CaseSetup case_setup(const Params& p) {
+  CaseSetup c{};
+  c.kind = p.kind;
+  c.three_d = p.three_d() ? 1 : 0;
+  for (int a = 0; a < 3; ++a) {
+    c.lo[a] = p.geometry.lo[a];
+    c.length[a] = p.geometry.hi[a] - p.geometry.lo[a];
+  }
+  return c;
+}
+
+}  // namespace cb::weather

@@ -1,0 +1,167 @@
+#include "solvers/weather/solver.hpp"
+
+#include "solvers/weather/tendencies.hpp"
+
+namespace cb::weather {
+namespace {
+
+using kernels::weather::Var;
+
+// 3-point Gauss-Legendre on [0, 1] (miniWeather's qpoints/qweights).
+struct Quadrature {
+  double point[3] = {0.112701665379258311482073460022, 0.5, 0.887298334620741688517926539980};
+  double weight[3] = {0.277777777777777777777777777779, 0.444444444444444444444444444444,
+                      0.277777777777777777777777777779};
+};
+
+Field padded_field(const char* label, int vars, const Int3& n, const Int3& g) {
+  return Field(std::string(label), vars, n[2] + 2 * g[2], n[1] + 2 * g[1], n[0] + 2 * g[0]);
+}
+
+}  // namespace
+
+double field_bytes(const Params& params, int ranks) {
+  const Int3 g = ghost_widths(params.geometry.cells, halo_width);
+  double padded = 1.0;
+  for (int a = 0; a < 3; ++a) padded *= params.geometry.cells[a] + 2.0 * g[a];
+  const int vars = params.variables();
+  // state, state_tmp, flux (vars each) and the derived output fields
+  return (3.0 * vars + vars) * padded * sizeof(real) / ranks;
+}
+
+WeatherSolver::WeatherSolver(const Params& params, const Decomposition& decomposition)
+    : params_(params),
+      decomposition_(decomposition),
+      halo_(decomposition, halo_width, params.variables()),
+      ghost_(ghost_widths(params.geometry.cells, halo_width)),
+      setup_(case_setup(params)) {
+  const Int3& n = decomposition.local_cells();
+  const int vars = params.variables();
+  state_ = padded_field("weather::state", vars, n, ghost_);
+  state_tmp_ = padded_field("weather::state_tmp", vars, n, ghost_);
+  flux_ = padded_field("weather::flux", vars, n, ghost_);
+  derived_ = padded_field("weather::derived", vars, n, ghost_);
+  const int nk = n[2] + 2 * ghost_[2];
+  hy_dens_cell_ = Column("weather::hy_dens_cell", nk);
+  hy_dens_theta_cell_ = Column("weather::hy_dens_theta_cell", nk);
+  hy_dens_int_ = Column("weather::hy_dens_int", nk + 1);
+  hy_dens_theta_int_ = Column("weather::hy_dens_theta_int", nk + 1);
+  hy_pressure_int_ = Column("weather::hy_pressure_int", nk + 1);
+  initialize_background();
+  initialize_state();
+  const auto [mass, te] = mass_and_energy();
+  mass0_ = mass;
+  te0_ = te;
+}
+
+LocalGrid WeatherSolver::local_grid() const {
+  LocalGrid g{};
+  for (int a = 0; a < 3; ++a) {
+    g.lo[a] = params_.geometry.lo[a];
+    g.h[a] = params_.geometry.spacing(a);
+    g.shift[a] = decomposition_.offset()[a] - ghost_[a];
+    g.cells[a] = params_.geometry.cells[a];
+    g.wall[a] = params_.geometry.periodic[a] ? 0 : 1;
+  }
+  return g;
+}
+
+// Background columns, as miniWeather computes them: cell values from the
+// centre height (summed with the quadrature weights), interface values exact.
+void WeatherSolver::initialize_background() {
+  const LocalGrid grid = local_grid();
+  const CaseSetup c = setup_;
+  const Column r_cell = hy_dens_cell_, rt_cell = hy_dens_theta_cell_;
+  const Column r_int = hy_dens_int_, rt_int = hy_dens_theta_int_, p_int = hy_pressure_int_;
+  Kokkos::parallel_for(
+      "weather::background", Kokkos::RangePolicy<ExecSpace>(0, int(r_int.extent(0))),
+      KOKKOS_LAMBDA(int k) {
+        const Quadrature q;
+        double hr = 0, ht = 0;
+        if (k < int(r_cell.extent(0))) {
+          const double zc = grid.center(2, k);
+          double sum_r = 0, sum_rt = 0;
+          for (int kk = 0; kk < 3; ++kk) {
+            background(c, zc, hr, ht);
+            sum_r += hr * q.weight[kk];
+            sum_rt += hr * ht * q.weight[kk];
+          }
+          r_cell(k) = sum_r;
+          rt_cell(k) = sum_rt;
+        }
+        background(c, (k + grid.shift[2]) * grid.h[2], hr, ht);
+        r_int(k) = hr;
+        rt_int(k) = hr * ht;
+        p_int(k) = kernels::weather::pressure(hr * ht);
+      });
+}
+
+// Cell averages by 3-point Gauss-Legendre quadrature per axis in use.
+void WeatherSolver::initialize_state() {
+  const LocalGrid grid = local_grid();
+  const CaseSetup c = setup_;
+  const Field s = state_;
+  const int ny_points = params_.three_d() ? 3 : 1;
+  const int nvars = params_.variables();
+  Kokkos::parallel_for(
+      "weather::initial_state", owned_cells(decomposition_.local_cells(), ghost_),
+      KOKKOS_LAMBDA(int k, int j, int i) {
+        const Quadrature q;
+        double sum[5] = {0, 0, 0, 0, 0};
+        for (int kk = 0; kk < 3; ++kk) {
+          for (int jj = 0; jj < ny_points; ++jj) {
+            for (int ii = 0; ii < 3; ++ii) {
+              const double x = grid.center(0, i) + (q.point[ii] - 0.5) * grid.h[0];
+              const double y = ny_points > 1 ? grid.center(1, j) + (q.point[jj] - 0.5) * grid.h[1]
+                                             : grid.center(1, j);
+              const double z = grid.center(2, k) + (q.point[kk] - 0.5) * grid.h[2];
+              const double w = ny_points > 1 ? q.weight[ii] * q.weight[jj] * q.weight[kk]
+                                             : q.weight[ii] * q.weight[kk];
+              const PointState p = sample_case(c, x, y, z);
+              sum[Var::dens] += p.r * w;
+              sum[Var::umom] += (p.r + p.hr) * p.u * w;
+              sum[Var::wmom] += (p.r + p.hr) * p.w * w;
+              sum[Var::rhot] += ((p.r + p.hr) * (p.t + p.ht) - p.hr * p.ht) * w;
+              sum[Var::vmom] += (p.r + p.hr) * p.v * w;
+            }
+          }
+        }
+        for (int v = 0; v < nvars; ++v) s(v, k, j, i) = sum[v];
+      });
+  Kokkos::deep_copy(state_tmp_, state_);
+}
+
+// One time step: three RK stages per direction, directions in alternating
+// order (x, y, z then z, y, x): Strang-like splitting, second order in time.
+void WeatherSolver::step(double /*time*/, double dt, PhaseTimer& timer) {
+  int order[3] = {0, 1, 2};
+  if (!direction_switch_) order[0] = 2, order[2] = 0;
+  for (int axis : order) {
+    if (axis == 1 && !params_.three_d()) continue;
+    semi_discrete_step(state_, state_, state_tmp_, dt / 3, axis, timer);
+    semi_discrete_step(state_, state_tmp_, state_tmp_, dt / 2, axis, timer);
+    semi_discrete_step(state_, state_tmp_, state_, dt / 1, axis, timer);
+  }
+  direction_switch_ = 1 - direction_switch_;
+}
+
+// out = init + dt * rhs_axis(forcing)
+void WeatherSolver::semi_discrete_step(const Field& init, const Field& forcing, const Field& out,
+                                       double dt, int axis, PhaseTimer& timer) {
+  fill_ghosts(forcing, axis, timer);
+  compute_fluxes(forcing, axis, dt);
+  apply_tendencies(init, forcing, out, axis, dt);
+}
+
+void WeatherSolver::fill_ghosts(const Field& state, int axis, PhaseTimer& timer) {
+  {
+    ScopedPhase halo_phase(timer, Phase::halo, "weather::halo");
+    halo_.exchange(state, axis);
+  }
+  if (!params_.geometry.periodic[axis]) apply_wall_ghosts(state, axis);
+  if (axis == 0 && setup_.kind == Case::injection && decomposition_.offset()[0] == 0) {
+    apply_injection(state);
+  }
+}
+
+}  // namespace cb::weather

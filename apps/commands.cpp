@@ -31,6 +31,15 @@ ValidatedCase validate_case(const RunArguments& args) {
   io::CaseFile file = io::CaseFile::load(args.case_path, args.overrides);
   io::CommonParams common = io::read_common_params(file, solver_names());
   PreparedSolver solver = prepare_solver(common.solver, file);
+  for (const std::string& name : common.output_fields) {
+    const auto& known = solver.output_field_names;
+    if (std::find(known.begin(), known.end(), name) != known.end()) continue;
+    const std::string best = io::closest_match(name, known);
+    std::string list;
+    for (const std::string& k : known) list += (list.empty() ? "" : ", ") + k;
+    file.fail("output", "fields", "[output] fields: '" + name + "' is not a field of this solver (" +
+                                      list + ")" + (best.empty() ? "" : "; did you mean '" + best + "'?"));
+  }
   file.finish();
   return {std::move(file), std::move(common), std::move(solver)};
 }

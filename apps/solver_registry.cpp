@@ -12,6 +12,7 @@ PreparedSolver prepare_scalar(io::CaseFile& file) {
   prepared.geometry = params.geometry;
   prepared.field_bytes_per_rank = [params](int ranks) { return scalar::field_bytes(params, ranks); };
   prepared.initial_dt = scalar::stable_dt(params);
+  prepared.output_field_names = {"q"};
   prepared.create = [params](const Decomposition& decomposition) -> std::unique_ptr<Solver> {
     return std::make_unique<scalar::ScalarSolver>(params, decomposition);
   };
@@ -24,6 +25,8 @@ PreparedSolver prepare_weather(io::CaseFile& file) {
   prepared.geometry = params.geometry;
   prepared.field_bytes_per_rank = [params](int ranks) { return weather::field_bytes(params, ranks); };
   prepared.initial_dt = weather::stable_dt(params);
+  prepared.output_field_names = {"theta_pert", "u", "w", "rho_pert"};
+  if (params.three_d()) prepared.output_field_names.push_back("v");
   prepared.create = [params](const Decomposition& decomposition) -> std::unique_ptr<Solver> {
     return std::make_unique<weather::WeatherSolver>(params, decomposition);
   };

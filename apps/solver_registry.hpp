@@ -19,6 +19,7 @@ struct PreparedSolver {
   GridGeometry geometry;
   std::function<double(int ranks)> field_bytes_per_rank;
   std::optional<double> initial_dt;  // when known before allocation
+  std::vector<std::string> output_field_names;
   std::function<std::unique_ptr<Solver>(const Decomposition&)> create;
 };
 

@@ -72,6 +72,8 @@ std::vector<BadInput> bad_inputs() {
       {"keep zero", v + "[checkpoint]\nkeep = 0\n", "", {"bad.toml:12:", "keep"}},
       {"velocity on an unused axis", v + "velocity = [1.0, 1.0, 0.0]\n", "",
        {"bad.toml:11:", "velocity", "one cell"}},
+      {"unknown output field", v + "[output]\nfields = [\"qq\"]\n", "",
+       {"bad.toml:12:", "'qq' is not a field", "did you mean 'q'"}},
       {"--set unknown key", v, "--set run.end_tme=1.0",
        {"--set run.end_tme=1.0", "unknown key 'end_tme'", "did you mean 'end_time'"}},
       {"--set wrong type", v, "--set grid.cells=5", {"--set grid.cells=5", "cells"}},

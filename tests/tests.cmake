@@ -32,3 +32,12 @@ cloudburst_test(test_parallel_runs SOURCES test_parallel_runs.cpp cli_runner.cpp
 foreach(t test_cli test_case_errors test_parallel_runs)
   add_dependencies(${t} cloudburst)
 endforeach()
+
+# weather solver (issue 4): API-level validation and bad input; whole runs under mpiexec
+cloudburst_test(test_weather SOURCES test_weather.cpp cli_runner.cpp
+  LIBS cloudburst::weather RANKS 1 LABELS "solver;validation;weather")
+cloudburst_test(test_weather_runs SOURCES test_weather_runs.cpp cli_runner.cpp
+  LIBS cloudburst_hdf5 RANKS 1 LABELS "cli;mpi;restart;weather")
+foreach(t test_weather test_weather_runs)
+  add_dependencies(${t} cloudburst)
+endforeach()

@@ -13,6 +13,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
+#include <ctime>
 #include <filesystem>
 #include <iostream>
 
@@ -37,8 +39,9 @@ ValidatedCase validate_case(const RunArguments& args) {
     const std::string best = io::closest_match(name, known);
     std::string list;
     for (const std::string& k : known) list += (list.empty() ? "" : ", ") + k;
-    file.fail("output", "fields", "[output] fields: '" + name + "' is not a field of this solver (" +
-                                      list + ")" + (best.empty() ? "" : "; did you mean '" + best + "'?"));
+    file.fail("output", "fields",
+              "[output] fields: '" + name + "' is not a field of this solver (" + list + ")" +
+                  (best.empty() ? "" : "; did you mean '" + best + "'?"));
   }
   file.finish();
   return {std::move(file), std::move(common), std::move(solver)};
@@ -50,8 +53,8 @@ std::string default_output_dir(const std::string& case_path) {
 
 // The checkpoint to resume from, or "" for a fresh start. Refuses a fresh
 // start over an earlier run's checkpoints, which it would otherwise prune.
-std::string resolve_restart(const RunArguments& args, const io::OutputPaths& paths,
-                            MPI_Comm comm, Log& log) {
+std::string resolve_restart(const RunArguments& args, const io::OutputPaths& paths, MPI_Comm comm,
+                            Log& log) {
   const auto newest = io::newest_complete_checkpoint(paths.checkpoints(), comm);
   if (args.restart.empty()) {
     if (newest) {
@@ -61,8 +64,8 @@ std::string resolve_restart(const RunArguments& args, const io::OutputPaths& pat
     return "";
   }
   if (args.restart != "auto") return args.restart;
-  if (!newest) log.line("restart auto: no complete checkpoint in " + paths.checkpoints() +
-                        "; starting fresh");
+  if (!newest)
+    log.line("restart auto: no complete checkpoint in " + paths.checkpoints() + "; starting fresh");
   return newest ? *newest : "";
 }
 
@@ -83,6 +86,62 @@ std::string describe_grid(const Decomposition& d) {
                 d.global_cells()[0], d.global_cells()[1], d.global_cells()[2], d.size(),
                 d.dims()[0], d.dims()[1], d.dims()[2]);
   return text;
+}
+
+// The wall-clock deadline on rank 0: the earlier of --max-wall-time (counted
+// from `start`) and the Slurm job's end time. Other ranks get no limit: rank 0
+// decides for all of them.
+WallTimeLimit resolve_wall_time(const RunArguments& args, double start, bool root) {
+  WallTimeLimit limit;
+  std::optional<double> budget;
+  if (!args.max_wall_time.empty()) {
+    budget = parse_duration(args.max_wall_time);
+    if (!budget) {
+      throw InputError("--max-wall-time '" + args.max_wall_time +
+                       "': expected a duration such as 2h30m, 90m, 45s or HH:MM:SS");
+    }
+  }
+  if (!root) return limit;
+  if (budget) {
+    limit.deadline = start + *budget;
+    limit.source = "--max-wall-time " + args.max_wall_time;
+  }
+  if (const std::optional<double> end = slurm_job_end_time()) {
+    if (limit.deadline <= 0.0 || *end < limit.deadline) {
+      limit.deadline = *end;
+      limit.source = std::string("end of Slurm job ") + std::getenv("SLURM_JOB_ID");
+    }
+  }
+  limit.budget = limit.deadline > 0.0 ? limit.deadline - start : 0.0;
+  return limit;
+}
+
+std::string local_time_text(double epoch) {
+  const std::time_t t = static_cast<std::time_t>(epoch);
+  char text[64];
+  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%S", std::localtime(&t));
+  return text;
+}
+
+// "run start: Slurm job 123 (array task 4), restart 2, on node01: resuming from
+// FILE at step N" -- one line per (re)start, for following a requeued job.
+std::string start_line(const std::string& restart, long step) {
+  auto env = [](const char* name) {
+    return std::getenv(name) ? std::string(std::getenv(name)) : "";
+  };
+  std::string who = "no batch job";
+  if (!env("SLURM_JOB_ID").empty()) {
+    who = "Slurm job " + env("SLURM_JOB_ID");
+    if (!env("SLURM_ARRAY_TASK_ID").empty()) {
+      who +=
+          " (array job " + env("SLURM_ARRAY_JOB_ID") + " task " + env("SLURM_ARRAY_TASK_ID") + ")";
+    }
+    who += ", restart " + (env("SLURM_RESTART_COUNT").empty() ? "0" : env("SLURM_RESTART_COUNT"));
+  }
+  const std::string what = restart.empty()
+                               ? "starting at step 0"
+                               : "resuming from " + restart + " at step " + std::to_string(step);
+  return "run start: " + who + ", on " + host_name() + ": " + what;
 }
 
 // Reads the checkpoint into the freshly built solver; returns where it resumes.
@@ -113,31 +172,56 @@ void print_resolved(const std::vector<io::ResolvedEntry>& entries) {
 
 }  // namespace
 
-int run_command(const RunArguments& args) {
+double validate_case_file(const RunArguments& args, int ranks) {
+  return validate_case(args).solver.field_bytes_per_rank(ranks) * ranks;
+}
+
+int run_command(const RunArguments& args, const Environment& environment) {
+  const double start = args.started_at > 0.0 ? args.started_at : epoch_seconds();
   ValidatedCase c = validate_case(args);
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  WallTimeLimit wall_limit = resolve_wall_time(args, start, rank == 0);
   Log log(rank);
   const io::OutputPaths paths{args.output_dir.empty() ? default_output_dir(args.case_path)
                                                       : args.output_dir};
   const std::string restart = resolve_restart(args, paths, MPI_COMM_WORLD, log);
-  Decomposition decomposition(MPI_COMM_WORLD, c.solver.geometry.cells,
-                              c.solver.geometry.periodic, c.common.parallel.ranks);
+  Decomposition decomposition(MPI_COMM_WORLD, c.solver.geometry.cells, c.solver.geometry.periodic,
+                              c.common.parallel.ranks);
   std::unique_ptr<Solver> solver = c.solver.create(decomposition);
   RunState state;
-  if (!restart.empty()) state = restore_from(restart, *solver, decomposition);
+  if (!restart.empty()) {
+    const double read_begin = wall_seconds();
+    state = restore_from(restart, *solver, decomposition);
+    // Writing takes about as long as reading: the first estimate for the margin.
+    wall_limit.checkpoint_estimate = wall_seconds() - read_begin;
+  }
+  const std::vector<std::string> device_map = environment.device_map(MPI_COMM_WORLD);
 
   io::create_output_directories(paths, decomposition.comm());
   log.open_file(paths.run_log());
   log.line("cloudburst " + version_string() + ": " + solver->name() + " case '" +
            solver->case_name() + "' from " + args.case_path);
+  log.line(start_line(restart, state.step));
   log.line(describe_grid(decomposition) + ", Kokkos " + kokkos_backend_name());
-  log.line(restart.empty() ? "starting at step 0"
-                           : "resuming from " + restart + " at step " + std::to_string(state.step));
+  for (const std::string& line : device_map) log.line("device: " + line);
+  if (wall_limit.deadline > 0.0) {
+    log.line("wall-time limit: " + local_time_text(wall_limit.deadline) + " (" + wall_limit.source +
+             ", " + format_slurm_time(wall_limit.budget) +
+             " from now); stops with a checkpoint and exit 75 when less than 2 steps + 1.5 "
+             "checkpoints + a safety allowance remain");
+  }
+  if (c.common.control.checkpoint_every_minutes > 0.0) {
+    char every[96];
+    std::snprintf(every, sizeof every, "checkpoints every %g wall-clock minutes",
+                  c.common.control.checkpoint_every_minutes);
+    log.line(every);
+  }
   io::GridRunOutput output(*solver, decomposition, paths, run_header(c, *solver),
                            c.common.checkpoint_keep, c.common.output_fields, state.step, log);
   install_stop_handlers();
   Driver driver(*solver, output, c.common.control, decomposition.comm(), log);
+  driver.set_wall_time_limit(wall_limit);
   const int code = driver.run(state);
   log.line("results in " + paths.root + " (diagnostics.csv, checkpoints/, fields.xmf)");
   return code;
@@ -161,7 +245,9 @@ int check_command(const RunArguments& args) {
     std::printf("# steps: %ld\n", *control.steps);
   } else {
     const std::optional<double> dt = control.fixed_dt ? control.fixed_dt : c.solver.initial_dt;
-    if (dt) std::printf("# steps: %.0f (dt = %.6g)\n", std::ceil(*control.end_time / *dt * (1 - 1e-10)), *dt);
+    if (dt)
+      std::printf("# steps: %.0f (dt = %.6g)\n", std::ceil(*control.end_time / *dt * (1 - 1e-10)),
+                  *dt);
   }
   return exit_ok;
 }

@@ -4,9 +4,9 @@
 #include "core/environment.hpp"
 #include "core/types.hpp"
 
-#include <Kokkos_Core.hpp>
 #include <hdf5.h>
 #include <mpi.h>
+#include <Kokkos_Core.hpp>
 
 #include <iostream>
 #include <string>
@@ -54,7 +54,8 @@ std::string device_name() {
 #if defined(KOKKOS_ENABLE_CUDA)
   int device = 0;
   cudaDeviceProp prop;
-  if (cudaGetDevice(&device) == cudaSuccess && cudaGetDeviceProperties(&prop, device) == cudaSuccess)
+  if (cudaGetDevice(&device) == cudaSuccess &&
+      cudaGetDeviceProperties(&prop, device) == cudaSuccess)
     return std::string(prop.name) + " (device " + std::to_string(device) + ")";
 #elif defined(KOKKOS_ENABLE_HIP)
   int device = 0;
@@ -77,7 +78,8 @@ std::string mpi_library() {
 std::string hdf5_library() {
   unsigned major = 0, minor = 0, release = 0;
   H5get_libversion(&major, &minor, &release);
-  std::string s = std::to_string(major) + "." + std::to_string(minor) + "." + std::to_string(release);
+  std::string s =
+      std::to_string(major) + "." + std::to_string(minor) + "." + std::to_string(release);
 #ifdef H5_HAVE_PARALLEL
   return s + " (parallel)";
 #else
@@ -87,7 +89,9 @@ std::string hdf5_library() {
 
 }  // namespace
 
-std::string version_string() { return CLOUDBURST_VERSION_STRING; }
+std::string version_string() {
+  return CLOUDBURST_VERSION_STRING;
+}
 
 int info_command() {
   int rank = 0;

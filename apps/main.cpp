@@ -1,8 +1,10 @@
 // The `cloudburst` command-line program: parse arguments, dispatch.
 #include "apps/commands.hpp"
 
+#include "core/driver.hpp"
 #include "core/environment.hpp"
 #include "core/error.hpp"
+#include "core/signals.hpp"
 
 #include <cstring>
 #include <iostream>
@@ -17,6 +19,7 @@ constexpr const char* usage_text =
     "commands:\n"
     "  run CASE.toml     run a case (cloudburst run --help)\n"
     "  check CASE.toml   validate a case and print it fully resolved\n"
+    "  submit CASE.toml  submit a case as a Slurm batch job (cloudburst submit --help)\n"
     "  info              versions, Kokkos backends, devices, MPI and HDF5\n"
     "\n"
     "options: --version, --help\n"
@@ -24,7 +27,7 @@ constexpr const char* usage_text =
 
 constexpr const char* run_help =
     "usage: cloudburst run CASE.toml [--set section.key=value]... [--output-dir DIR]\n"
-    "                      [--restart auto|FILE]\n"
+    "                      [--restart auto|FILE] [--max-wall-time DURATION]\n"
     "\n"
     "Runs CASE.toml. Output goes to DIR (default ./output/<case file stem>):\n"
     "diagnostics.csv, checkpoints/chk_<step>.h5, fields/fields_<step>.h5 + fields.xmf, run.log.\n"
@@ -33,6 +36,13 @@ constexpr const char* run_help =
     "  --restart auto           resume from the newest complete checkpoint in DIR (or start\n"
     "                           fresh if there is none)\n"
     "  --restart FILE           resume from that checkpoint\n"
+    "  --max-wall-time D        stop with a checkpoint and exit 75 before D has passed\n"
+    "                           (2h30m, 90m, 45s, HH:MM:SS, D-HH:MM:SS); inside a Slurm job\n"
+    "                           the job's end time is a limit too. The margin kept is two\n"
+    "                           of the longest steps, 1.5 checkpoint writes and 5% (max 60 s)\n"
+    "SIGTERM, SIGUSR1, SIGINT stop the run at the next step with a checkpoint (exit 75);\n"
+    "a second SIGINT aborts at once. Inside a Slurm job checkpoints are also written every\n"
+    "15 wall-clock minutes unless [checkpoint] every_minutes says otherwise.\n"
     "Run under MPI with mpirun -n N / srun; exit 75 means resumable with --restart auto.\n";
 
 constexpr const char* check_help =
@@ -47,10 +57,13 @@ constexpr const char* info_help =
     "Prints the version, the Kokkos version and backends, the default execution space and\n"
     "its device, the MPI library, the HDF5 library and the compiler.\n";
 
-bool is_help(const std::string& a) { return a == "--help" || a == "-h"; }
+bool is_help(const std::string& a) {
+  return a == "--help" || a == "-h";
+}
 
 // Parses the arguments after `run`/`check`; throws cb::InputError.
-cb::app::RunArguments parse_run_arguments(const std::vector<std::string>& args, bool allow_run_options) {
+cb::app::RunArguments parse_run_arguments(const std::vector<std::string>& args,
+                                          bool allow_run_options) {
   cb::app::RunArguments parsed;
   for (size_t n = 0; n < args.size(); ++n) {
     const std::string& a = args[n];
@@ -66,6 +79,8 @@ cb::app::RunArguments parse_run_arguments(const std::vector<std::string>& args, 
       parsed.output_dir = value("--output-dir");
     } else if (allow_run_options && a == "--restart") {
       parsed.restart = value("--restart");
+    } else if (allow_run_options && a == "--max-wall-time") {
+      parsed.max_wall_time = value("--max-wall-time");
     } else if (!a.empty() && a[0] == '-') {
       throw cb::InputError("unknown option '" + a + "'");
     } else if (parsed.case_path.empty()) {
@@ -78,7 +93,9 @@ cb::app::RunArguments parse_run_arguments(const std::vector<std::string>& args, 
   return parsed;
 }
 
-int dispatch(const std::vector<std::string>& args, int rank) {
+int dispatch(const std::vector<std::string>& args, const cb::Environment& environment,
+             double started_at) {
+  const int rank = environment.rank();
   auto say = [rank](const char* text) {
     if (rank == 0) std::cout << text;
     return cb::exit_ok;
@@ -97,21 +114,32 @@ int dispatch(const std::vector<std::string>& args, int rank) {
   }
   if (command == "info") return help ? say(info_help) : cb::app::info_command();
   if (command == "run") {
-    return help ? say(run_help) : cb::app::run_command(parse_run_arguments(rest, true));
+    if (help) return say(run_help);
+    cb::app::RunArguments run = parse_run_arguments(rest, true);
+    run.started_at = started_at;
+    return cb::app::run_command(run, environment);
   }
   if (command == "check") {
     return help ? say(check_help) : cb::app::check_command(parse_run_arguments(rest, false));
   }
+  if (command == "submit") return rank == 0 ? cb::app::submit_command(rest) : cb::exit_ok;
   throw cb::InputError("unknown command '" + command + "' (try cloudburst --help)");
 }
 
 }  // namespace
 
 int main(int argc, char* argv[]) {
-  cb::Environment environment(argc, argv);
+  const double started_at = cb::epoch_seconds();  // --max-wall-time counts from here
+  // A batch system may signal a run while it starts up: record it from the
+  // first moment, so the run stops cleanly (exit 75) instead of dying.
+  const bool run = argc > 1 && std::strcmp(argv[1], "run") == 0;
+  if (run) cb::install_stop_handlers();
+  // `submit` runs on login nodes, which may have no GPU to start Kokkos on.
+  const bool submit = argc > 1 && std::strcmp(argv[1], "submit") == 0;
+  cb::Environment environment(argc, argv, !submit);
   const std::vector<std::string> args(argv + 1, argv + argc);
   try {
-    return dispatch(args, environment.rank());
+    return dispatch(args, environment, started_at);
   } catch (const cb::InputError& e) {
     if (environment.rank() == 0) std::cerr << "cloudburst: error: " << e.what() << '\n';
     return cb::exit_bad_input;

@@ -10,7 +10,9 @@ PreparedSolver prepare_scalar(io::CaseFile& file) {
   const scalar::Params params = scalar::read_params(file);
   PreparedSolver prepared;
   prepared.geometry = params.geometry;
-  prepared.field_bytes_per_rank = [params](int ranks) { return scalar::field_bytes(params, ranks); };
+  prepared.field_bytes_per_rank = [params](int ranks) {
+    return scalar::field_bytes(params, ranks);
+  };
   prepared.initial_dt = scalar::stable_dt(params);
   prepared.output_field_names = {"q"};
   prepared.create = [params](const Decomposition& decomposition) -> std::unique_ptr<Solver> {
@@ -23,7 +25,9 @@ PreparedSolver prepare_weather(io::CaseFile& file) {
   const weather::Params params = weather::read_params(file);
   PreparedSolver prepared;
   prepared.geometry = params.geometry;
-  prepared.field_bytes_per_rank = [params](int ranks) { return weather::field_bytes(params, ranks); };
+  prepared.field_bytes_per_rank = [params](int ranks) {
+    return weather::field_bytes(params, ranks);
+  };
   prepared.initial_dt = weather::stable_dt(params);
   prepared.output_field_names = {"theta_pert", "u", "w", "rho_pert"};
   if (params.three_d()) prepared.output_field_names.push_back("v");
@@ -35,7 +39,9 @@ PreparedSolver prepare_weather(io::CaseFile& file) {
 
 }  // namespace
 
-std::vector<std::string> solver_names() { return {"scalar", "weather"}; }
+std::vector<std::string> solver_names() {
+  return {"scalar", "weather"};
+}
 
 PreparedSolver prepare_solver(const std::string& name, io::CaseFile& file) {
   if (name == "scalar") return prepare_scalar(file);

@@ -28,7 +28,7 @@ class Decomposition {
   const Int3& coords() const { return coords_; }  // this rank's position
   const Int3& global_cells() const { return global_cells_; }
   const Int3& local_cells() const { return local_cells_; }  // owned cells
-  const Int3& offset() const { return offset_; }  // global index of first owned cell
+  const Int3& offset() const { return offset_; }            // global index of first owned cell
   const Bool3& periodic() const { return periodic_; }
 
   // Rank across the low (side 0) or high (side 1) face along `axis`; MPI_PROC_NULL

@@ -1,12 +1,70 @@
 #include "core/environment.hpp"
 
+#include <unistd.h>
 #include <Kokkos_Core.hpp>
 
+#include <algorithm>
+#include <cctype>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <vector>
 
+#if defined(KOKKOS_ENABLE_CUDA)
+#include <cuda_runtime.h>
+#elif defined(KOKKOS_ENABLE_HIP)
+#include <hip/hip_runtime.h>
+#endif
+
 namespace cb {
+namespace {
+
+// GPUs this process can see (CUDA_VISIBLE_DEVICES / ROCR_VISIBLE_DEVICES
+// applied); 0 on host backends or when the runtime finds none.
+int count_visible_devices() {
+  int count = 0;
+#if defined(KOKKOS_ENABLE_CUDA)
+  if (cudaGetDeviceCount(&count) != cudaSuccess) count = 0;
+#elif defined(KOKKOS_ENABLE_HIP)
+  if (hipGetDeviceCount(&count) != hipSuccess) count = 0;
+#endif
+  return count;
+}
+
+// The environment variable that restricts the visible GPUs, for the log.
+std::string visibility_note() {
+  for (const char* name : {"CUDA_VISIBLE_DEVICES", "ROCR_VISIBLE_DEVICES", "HIP_VISIBLE_DEVICES"}) {
+    if (const char* value = std::getenv(name)) return std::string(", ") + name + "=" + value;
+  }
+  return "";
+}
+
+// Whether the user chose the device themselves (command line or environment).
+bool device_chosen_by_user(const std::vector<char*>& kokkos_args) {
+  for (size_t n = 1; n < kokkos_args.size(); ++n) {
+    for (const char* option : {"--kokkos-device-id", "--kokkos-device=", "--kokkos-num-devices",
+                               "--kokkos-map-device-id-by"}) {
+      if (std::strncmp(kokkos_args[n], option, std::strlen(option)) == 0) return true;
+    }
+  }
+  return std::getenv("KOKKOS_DEVICE_ID") || std::getenv("KOKKOS_MAP_DEVICE_ID_BY") ||
+         std::getenv("KOKKOS_NUM_DEVICES");
+}
+
+// Rank within this node: from the launcher, else from MPI's shared-memory split.
+int find_local_rank() {
+  const int from_launcher = node_local_rank();
+  if (from_launcher >= 0) return from_launcher;
+  MPI_Comm node;
+  MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+  int rank = 0;
+  MPI_Comm_rank(node, &rank);
+  MPI_Comm_free(&node);
+  return rank;
+}
+
+}  // namespace
 
 int node_local_rank() {
   for (const char* name : {"SLURM_LOCALID", "OMPI_COMM_WORLD_LOCAL_RANK",
@@ -16,10 +74,11 @@ int node_local_rank() {
   return -1;
 }
 
-Environment::Environment(int& argc, char**& argv) {
+Environment::Environment(int& argc, char**& argv, bool start_kokkos) {
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
   MPI_Comm_size(MPI_COMM_WORLD, &size_);
+  local_rank_ = find_local_rank();
   // Kokkos sees only its own --kokkos-* options (Kokkos 3.x would also act on
   // a plain --help); they are removed from argv for the program.
   std::vector<char*> kokkos_args{argv[0]};
@@ -32,6 +91,20 @@ Environment::Environment(int& argc, char**& argv) {
     }
   }
   argc = kept;
+  if (!start_kokkos) return;
+  kokkos_started_ = true;
+  visible_devices_ = count_visible_devices();
+  if (visible_devices_ > 0 && !device_chosen_by_user(kokkos_args)) {
+    device_id_ = local_rank_ % visible_devices_;
+  }
+#if KOKKOS_VERSION >= 40000
+  if (device_id_ >= 0 && kokkos_args.size() == 1) {
+    Kokkos::initialize(Kokkos::InitializationSettings().set_device_id(device_id_));
+    return;
+  }
+#endif
+  std::string device_option = "--kokkos-device-id=" + std::to_string(device_id_);
+  if (device_id_ >= 0) kokkos_args.push_back(device_option.data());
   int kokkos_argc = static_cast<int>(kokkos_args.size());
   kokkos_args.push_back(nullptr);
   char** kokkos_argv = kokkos_args.data();
@@ -39,10 +112,83 @@ Environment::Environment(int& argc, char**& argv) {
 }
 
 Environment::~Environment() {
-  Kokkos::finalize();
+  if (kokkos_started_) Kokkos::finalize();
   MPI_Finalize();
 }
 
-std::string kokkos_backend_name() { return Kokkos::DefaultExecutionSpace::name(); }
+std::vector<std::string> Environment::device_map(MPI_Comm comm) const {
+  constexpr int width = 256;
+  std::string device;
+  if (visible_devices_ == 0) {
+    device = "host (" + kokkos_backend_name() + ")";
+  } else if (device_id_ >= 0) {
+    device = kokkos_backend_name() + " device " + std::to_string(device_id_);
+  } else {
+    device = kokkos_backend_name() + " device chosen by the Kokkos options";
+  }
+  std::string line = "rank " + std::to_string(rank_) + " -> " + host_name() + " -> " + device +
+                     " (local rank " + std::to_string(local_rank_) + ", " +
+                     std::to_string(visible_devices_) + " visible" + visibility_note() + ")";
+  line.resize(width - 1, '\0');
+  int rank = 0, ranks = 1;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &ranks);
+  std::vector<char> all(rank == 0 ? static_cast<size_t>(width) * ranks : 0);
+  std::vector<char> mine(width, '\0');
+  std::copy(line.begin(), line.end(), mine.begin());
+  MPI_Gather(mine.data(), width, MPI_CHAR, all.data(), width, MPI_CHAR, 0, comm);
+  std::vector<std::string> lines;
+  for (int r = 0; rank == 0 && r < ranks; ++r) lines.emplace_back(all.data() + r * width);
+  return lines;
+}
+
+std::string kokkos_backend_name() {
+  return Kokkos::DefaultExecutionSpace::name();
+}
+
+std::string host_name() {
+  char name[256] = {};
+  if (gethostname(name, sizeof name - 1) != 0) return "unknown-host";
+  return name;
+}
+
+std::optional<double> parse_slurm_timestamp(const std::string& text) {
+  std::tm when{};
+  char tail = 0;
+  if (std::sscanf(text.c_str(), "%d-%d-%dT%d:%d:%d%c", &when.tm_year, &when.tm_mon, &when.tm_mday,
+                  &when.tm_hour, &when.tm_min, &when.tm_sec, &tail) != 6) {
+    return std::nullopt;
+  }
+  when.tm_year -= 1900;
+  when.tm_mon -= 1;
+  when.tm_isdst = -1;  // squeue prints local time; let mktime find out about DST
+  const std::time_t seconds = std::mktime(&when);
+  if (seconds == static_cast<std::time_t>(-1)) return std::nullopt;
+  return static_cast<double>(seconds);
+}
+
+std::optional<double> slurm_job_end_time() {
+  const char* job = std::getenv("SLURM_JOB_ID");
+  if (!job || !*job) return std::nullopt;
+  if (const char* end = std::getenv("SLURM_JOB_END_TIME")) {
+    char* rest = nullptr;
+    const double value = std::strtod(end, &rest);
+    if (rest != end && *rest == '\0' && value > 0.0) return value;
+  }
+  const std::string id = job;
+  if (!std::all_of(id.begin(), id.end(),
+                   [](char c) { return std::isdigit(static_cast<unsigned char>(c)); })) {
+    return std::nullopt;
+  }
+  FILE* pipe = popen(("squeue -h -j " + id + " -o %e 2>/dev/null").c_str(), "r");
+  if (!pipe) return std::nullopt;
+  char buffer[128] = {};
+  const bool read = std::fgets(buffer, sizeof buffer, pipe) != nullptr;
+  pclose(pipe);
+  if (!read) return std::nullopt;
+  std::string text = buffer;
+  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) text.pop_back();
+  return parse_slurm_timestamp(text);
+}
 
 }  // namespace cb

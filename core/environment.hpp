@@ -1,26 +1,46 @@
 // Process lifetime of MPI and Kokkos: MPI first, then Kokkos; finalised in
-// reverse order. One per process, created at the top of main().
+// reverse order. One per process, created at the top of main(). On a GPU
+// backend each rank takes device (node-local rank mod visible devices), unless
+// the command line (--kokkos-device-id, --kokkos-map-device-id-by) or
+// KOKKOS_DEVICE_ID chose one: every GPU of a node stays visible to every rank,
+// as CUDA IPC between ranks (GPU-aware MPI) needs.
 #pragma once
 
 #include <mpi.h>
 
+#include <optional>
 #include <string>
+#include <vector>
 
 namespace cb {
 
 class Environment {
  public:
-  Environment(int& argc, char**& argv);
+  // `start_kokkos` false: MPI only (for commands that use no device, such as
+  // `submit` on a login node without GPUs).
+  Environment(int& argc, char**& argv, bool start_kokkos = true);
   ~Environment();
   Environment(const Environment&) = delete;
   Environment& operator=(const Environment&) = delete;
 
   int rank() const { return rank_; }
   int size() const { return size_; }
+  int local_rank() const { return local_rank_; }
+  // The device this rank selected, or -1 (host backend, or chosen by Kokkos).
+  int device_id() const { return device_id_; }
+  int visible_devices() const { return visible_devices_; }
+
+  // Collective. On rank 0, one line per rank: "rank R -> HOST -> DEVICE
+  // (local rank L, N visible)"; empty elsewhere.
+  std::vector<std::string> device_map(MPI_Comm comm) const;
 
  private:
   int rank_ = 0;
   int size_ = 1;
+  int local_rank_ = 0;
+  int device_id_ = -1;
+  int visible_devices_ = 0;
+  bool kokkos_started_ = false;
 };
 
 // Node-local rank from the launcher (SLURM_LOCALID, OMPI_COMM_WORLD_LOCAL_RANK,
@@ -29,5 +49,18 @@ int node_local_rank();
 
 // Name of Kokkos' default execution space ("Serial", "OpenMP", "Cuda", ...).
 std::string kokkos_backend_name();
+
+// This host's name.
+std::string host_name();
+
+// The end of the Slurm job this process runs in, in seconds since the Unix
+// epoch: SLURM_JOB_END_TIME when set, else `squeue -h -j $SLURM_JOB_ID -o %e`.
+// nullopt outside Slurm, for an unlimited job, or when squeue cannot tell.
+// Not collective (it may run a command): call it on one rank.
+std::optional<double> slurm_job_end_time();
+
+// "2026-03-01T14:05:00" in local time (squeue's %e) -> seconds since the
+// epoch; nullopt for anything else ("N/A", "Unknown").
+std::optional<double> parse_slurm_timestamp(const std::string& text);
 
 }  // namespace cb

@@ -8,9 +8,9 @@ namespace cb {
 
 enum ExitCode : int {
   exit_ok = 0,
-  exit_bad_input = 2,    // nothing was written
-  exit_run_failed = 3,   // e.g. a non-finite diagnostic
-  exit_resumable = 75,   // stopped early after writing a checkpoint (EX_TEMPFAIL)
+  exit_bad_input = 2,   // nothing was written
+  exit_run_failed = 3,  // e.g. a non-finite diagnostic
+  exit_resumable = 75,  // stopped early after writing a checkpoint (EX_TEMPFAIL)
 };
 
 // Bad user input (case file, command line, checkpoint that does not match).

@@ -15,31 +15,55 @@ namespace kmath = ::Kokkos::Experimental;
 #endif
 
 template <class T>
-KOKKOS_INLINE_FUNCTION T sqrt(T x) { return kmath::sqrt(x); }
+KOKKOS_INLINE_FUNCTION T sqrt(T x) {
+  return kmath::sqrt(x);
+}
 template <class T>
-KOKKOS_INLINE_FUNCTION T fabs(T x) { return kmath::fabs(x); }
+KOKKOS_INLINE_FUNCTION T fabs(T x) {
+  return kmath::fabs(x);
+}
 template <class T>
-KOKKOS_INLINE_FUNCTION T exp(T x) { return kmath::exp(x); }
+KOKKOS_INLINE_FUNCTION T exp(T x) {
+  return kmath::exp(x);
+}
 template <class T>
-KOKKOS_INLINE_FUNCTION T log(T x) { return kmath::log(x); }
+KOKKOS_INLINE_FUNCTION T log(T x) {
+  return kmath::log(x);
+}
 template <class T>
-KOKKOS_INLINE_FUNCTION T sin(T x) { return kmath::sin(x); }
+KOKKOS_INLINE_FUNCTION T sin(T x) {
+  return kmath::sin(x);
+}
 template <class T>
-KOKKOS_INLINE_FUNCTION T cos(T x) { return kmath::cos(x); }
+KOKKOS_INLINE_FUNCTION T cos(T x) {
+  return kmath::cos(x);
+}
 template <class T>
-KOKKOS_INLINE_FUNCTION T floor(T x) { return kmath::floor(x); }
+KOKKOS_INLINE_FUNCTION T floor(T x) {
+  return kmath::floor(x);
+}
 template <class T>
-KOKKOS_INLINE_FUNCTION T pow(T x, T y) { return kmath::pow(x, y); }
+KOKKOS_INLINE_FUNCTION T pow(T x, T y) {
+  return kmath::pow(x, y);
+}
 template <class T>
-KOKKOS_INLINE_FUNCTION bool isfinite(T x) { return kmath::isfinite(x); }
+KOKKOS_INLINE_FUNCTION bool isfinite(T x) {
+  return kmath::isfinite(x);
+}
 
 // Kokkos::min/max/clamp do not exist in 3.4.
 template <class T>
-KOKKOS_INLINE_FUNCTION constexpr T min(T a, T b) { return b < a ? b : a; }
+KOKKOS_INLINE_FUNCTION constexpr T min(T a, T b) {
+  return b < a ? b : a;
+}
 template <class T>
-KOKKOS_INLINE_FUNCTION constexpr T max(T a, T b) { return a < b ? b : a; }
+KOKKOS_INLINE_FUNCTION constexpr T max(T a, T b) {
+  return a < b ? b : a;
+}
 template <class T>
-KOKKOS_INLINE_FUNCTION constexpr T clamp(T x, T lo, T hi) { return min(max(x, lo), hi); }
+KOKKOS_INLINE_FUNCTION constexpr T clamp(T x, T lo, T hi) {
+  return min(max(x, lo), hi);
+}
 
 // Kokkos::numbers is missing in 3.4.
 constexpr double pi = 3.14159265358979323846264338327950288;

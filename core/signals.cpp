@@ -1,9 +1,9 @@
 #include "core/signals.hpp"
 
+#include <unistd.h>
 #include <csignal>
 #include <cstdlib>
 #include <initializer_list>
-#include <unistd.h>
 
 namespace cb {
 namespace {
@@ -27,8 +27,12 @@ void install_stop_handlers() {
   for (int signal : {SIGTERM, SIGUSR1, SIGINT}) sigaction(signal, &action, nullptr);
 }
 
-int stop_requested() { return pending_signal; }
+int stop_requested() {
+  return pending_signal;
+}
 
-void clear_stop_request() { pending_signal = 0; }
+void clear_stop_request() {
+  pending_signal = 0;
+}
 
 }  // namespace cb

@@ -4,11 +4,16 @@ namespace cb {
 
 const char* phase_name(Phase phase) {
   switch (phase) {
-    case Phase::compute: return "compute";
-    case Phase::halo: return "halo";
-    case Phase::io: return "I/O";
-    case Phase::other: return "other";
-    case Phase::count: break;
+    case Phase::compute:
+      return "compute";
+    case Phase::halo:
+      return "halo";
+    case Phase::io:
+      return "I/O";
+    case Phase::other:
+      return "other";
+    case Phase::count:
+      break;
   }
   return "?";
 }
@@ -16,8 +21,7 @@ const char* phase_name(Phase phase) {
 PhaseTimer::PhaseTimer() : stack_{Phase::other}, since_(Clock::now()) {}
 
 void PhaseTimer::charge(Clock::time_point now) {
-  seconds_[static_cast<int>(stack_.back())] +=
-      std::chrono::duration<double>(now - since_).count();
+  seconds_[static_cast<int>(stack_.back())] += std::chrono::duration<double>(now - since_).count();
   since_ = now;
 }
 

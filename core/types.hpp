@@ -23,7 +23,7 @@ using MemSpace = ExecSpace::memory_space;
 using Field = Kokkos::View<real****, Kokkos::LayoutRight, MemSpace>;
 using HostField = Field::host_mirror_type;
 
-using Int3 = std::array<int, 3>;    // (x, y, z) = (i, j, k) order everywhere
+using Int3 = std::array<int, 3>;  // (x, y, z) = (i, j, k) order everywhere
 using Real3 = std::array<double, 3>;
 using Bool3 = std::array<bool, 3>;
 
@@ -38,15 +38,18 @@ using CellPolicy = Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<3>>;
 
 // The owned cells of a local block as (k, j, i) ranges of its padded Views.
 inline CellPolicy owned_cells(const Int3& local_cells, const Int3& ghost) {
-  return CellPolicy({ghost[2], ghost[1], ghost[0]},
-                    {ghost[2] + local_cells[2], ghost[1] + local_cells[1], ghost[0] + local_cells[0]});
+  return CellPolicy(
+      {ghost[2], ghost[1], ghost[0]},
+      {ghost[2] + local_cells[2], ghost[1] + local_cells[1], ghost[0] + local_cells[0]});
 }
 
 // Device-copyable integer triple (std::array is host-only under CUDA/HIP).
 struct Index3 {
   int x, y, z;
 };
-inline Index3 to_index3(const Int3& a) { return {a[0], a[1], a[2]}; }
+inline Index3 to_index3(const Int3& a) {
+  return {a[0], a[1], a[2]};
+}
 
 // One component of a grid field, named for output and checkpoints.
 struct FieldComponent {

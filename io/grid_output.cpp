@@ -37,8 +37,8 @@ void truncate_csv_after(const std::string& path, long last_step) {
   std::ofstream(path, std::ios::trunc) << kept.str();
 }
 
-GridRunOutput::GridRunOutput(Solver& solver, const Decomposition& decomposition,
-                             OutputPaths paths, CheckpointHeader header, int keep,
+GridRunOutput::GridRunOutput(Solver& solver, const Decomposition& decomposition, OutputPaths paths,
+                             CheckpointHeader header, int keep,
                              std::vector<std::string> field_names, long first_step, Log& log)
     : solver_(solver),
       decomposition_(decomposition),

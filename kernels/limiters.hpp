@@ -33,9 +33,12 @@ KOKKOS_INLINE_FUNCTION T slope_van_leer(T dl, T dr) {
 template <class T>
 KOKKOS_INLINE_FUNCTION T limited_slope(Limiter limiter, T dl, T dr) {
   switch (limiter) {
-    case Limiter::minmod: return slope_minmod(dl, dr);
-    case Limiter::van_leer: return slope_van_leer(dl, dr);
-    case Limiter::none: break;
+    case Limiter::minmod:
+      return slope_minmod(dl, dr);
+    case Limiter::van_leer:
+      return slope_van_leer(dl, dr);
+    case Limiter::none:
+      break;
   }
   return slope_central(dl, dr);
 }

@@ -25,7 +25,8 @@ CliResult run_shell(const std::string& command) {
   if (!pipe) throw std::runtime_error("popen failed: " + command);
   std::array<char, 4096> buffer;
   size_t n = 0;
-  while ((n = std::fread(buffer.data(), 1, buffer.size(), pipe)) > 0) result.output.append(buffer.data(), n);
+  while ((n = std::fread(buffer.data(), 1, buffer.size(), pipe)) > 0)
+    result.output.append(buffer.data(), n);
   const int status = pclose(pipe);
   result.code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
   return result;
@@ -48,7 +49,9 @@ std::string make_temp_dir(const std::string& prefix) {
   return pattern;
 }
 
-void write_text(const std::string& path, const std::string& text) { std::ofstream(path) << text; }
+void write_text(const std::string& path, const std::string& text) {
+  std::ofstream(path) << text;
+}
 
 std::string read_text(const std::string& path) {
   std::ifstream in(path);

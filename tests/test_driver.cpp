@@ -28,7 +28,9 @@ class DecaySolver : public Solver {
     u_ = steps_ == nan_step_ ? std::numeric_limits<double>::quiet_NaN() : u_ * std::exp(-dt);
   }
   std::vector<Diagnostic> diagnostics(double) override { return {{"u", u_}}; }
-  std::string locate_non_finite() override { return std::isfinite(u_) ? "" : "u at cell (0, 0, 0)"; }
+  std::string locate_non_finite() override {
+    return std::isfinite(u_) ? "" : "u at cell (0, 0, 0)";
+  }
   std::vector<FieldComponent> output_fields() override { return {}; }
   std::vector<FieldComponent> checkpoint_fields() override { return {}; }
   const GridGeometry& geometry() const override { return geometry_; }

@@ -18,7 +18,7 @@ TEST_CASE("minmod picks the smaller slope of equal sign, else zero", "[kernels]"
 }
 
 TEST_CASE("van Leer slope is the harmonic mean 2ab/(a+b)", "[kernels]") {
-  CHECK(slope_van_leer(1.0, 3.0) == Approx(1.5));   // 2*3/4
+  CHECK(slope_van_leer(1.0, 3.0) == Approx(1.5));  // 2*3/4
   CHECK(slope_van_leer(-2.0, -2.0) == Approx(-2.0));
   CHECK(slope_van_leer(2.0, -1.0) == 0.0);
   CHECK(slope_van_leer(1.0, 1e6) < 2.0);  // bounded by twice the smaller slope
@@ -47,15 +47,16 @@ TEST_CASE("central diffusive flux is -kappa dq/dx", "[kernels]") {
 }
 
 TEST_CASE("SSP-RK schemes integrate du/dt = u to their order", "[kernels]") {
-  for (auto [integrator, order] : {std::pair{TimeIntegrator::ssp_rk2, 2},
-                                   std::pair{TimeIntegrator::ssp_rk3, 3}}) {
+  for (auto [integrator, order] :
+       {std::pair{TimeIntegrator::ssp_rk2, 2}, std::pair{TimeIntegrator::ssp_rk3, 3}}) {
     const SspScheme scheme = ssp_scheme(integrator);
     REQUIRE(scheme.stages == order);
     // One step of u' = u from u = 1 gives the Taylor polynomial of e^dt.
     const double dt = 0.1;
     double u = 1.0;
     for (int s = 0; s < scheme.stages; ++s) u = ssp_update(scheme.stage[s], 1.0, u, u, dt);
-    const double taylor = order == 2 ? 1 + dt + dt * dt / 2 : 1 + dt + dt * dt / 2 + dt * dt * dt / 6;
+    const double taylor =
+        order == 2 ? 1 + dt + dt * dt / 2 : 1 + dt + dt * dt / 2 + dt * dt * dt / 6;
     CHECK(u == Approx(taylor).epsilon(1e-14));
   }
 }

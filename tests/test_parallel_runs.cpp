@@ -62,8 +62,8 @@ bool bitwise_equal(const std::vector<double>& a, const std::vector<double>& b) {
 CliResult run_case(const std::string& dir, const std::string& name, const std::string& case_text,
                    int ranks, const std::string& args = "") {
   write_text(dir + "/" + name + ".toml", case_text);
-  return run_cloudburst_mpi(ranks, "run " + dir + "/" + name + ".toml --output-dir " + dir +
-                                       "/" + name + " " + args);
+  return run_cloudburst_mpi(
+      ranks, "run " + dir + "/" + name + ".toml --output-dir " + dir + "/" + name + " " + args);
 }
 
 std::vector<std::string> checkpoints_in(const std::string& dir) {
@@ -98,7 +98,8 @@ TEST_CASE("fields are bitwise identical on 1, 2, 3 and 4 ranks", "[mpi][decompos
   for (const char* grid : {"[1,2,2]", "[4,1,1]", "[1,1,3]"}) {
     const int ranks = std::string(grid) == "[1,1,3]" ? 3 : 4;
     const std::string run = std::string("3d_grid") + std::to_string(ranks) + grid[1];
-    const CliResult r = run_case(dir, run, case_3d, ranks, std::string("--set parallel.ranks=") + grid);
+    const CliResult r =
+        run_case(dir, run, case_3d, ranks, std::string("--set parallel.ranks=") + grid);
     INFO(grid << ":\n" << r.output);
     REQUIRE(r.code == 0);
     CHECK(bitwise_equal(read_field(last_checkpoint(dir + "/" + run), "/fields/q"), reference));
@@ -111,7 +112,8 @@ TEST_CASE("a restarted run matches an uninterrupted one bit for bit", "[mpi][res
   REQUIRE(run_case(dir, "straight", case_2d, 2).code == 0);
   const auto straight = read_field(dir + "/straight/checkpoints/chk_00000024.h5", "/fields/q");
 
-  for (const auto& [first_ranks, second_ranks] : {std::pair{2, 2}, std::pair{1, 3}, std::pair{4, 1}}) {
+  for (const auto& [first_ranks, second_ranks] :
+       {std::pair{2, 2}, std::pair{1, 3}, std::pair{4, 1}}) {
     const std::string name = "split" + std::to_string(first_ranks) + std::to_string(second_ranks);
     const CliResult half = run_case(dir, name, case_2d, first_ranks, "--set run.steps=12");
     REQUIRE(half.code == 0);
@@ -124,7 +126,8 @@ TEST_CASE("a restarted run matches an uninterrupted one bit for bit", "[mpi][res
   }
   // With an end time: restart from a mid-run checkpoint of a 2-rank run on 3 ranks.
   REQUIRE(run_case(dir, "t_straight", case_3d, 2,
-                       "--set checkpoint.every_steps=3 --set checkpoint.keep=100").code == 0);
+                   "--set checkpoint.every_steps=3 --set checkpoint.keep=100")
+              .code == 0);
   const CliResult rest = run_case(dir, "t_split", case_3d, 3,
                                   "--restart " + dir + "/t_straight/checkpoints/chk_00000003.h5");
   INFO(rest.output);
@@ -137,8 +140,8 @@ TEST_CASE("a restarted run matches an uninterrupted one bit for bit", "[mpi][res
 
 TEST_CASE("keep retains exactly K checkpoints; a fresh run will not clobber them", "[restart]") {
   const std::string dir = make_temp_dir("cb_keep_");
-  const CliResult r = run_case(dir, "keep", case_2d, 1,
-                               "--set checkpoint.every_steps=5 --set checkpoint.keep=3");
+  const CliResult r =
+      run_case(dir, "keep", case_2d, 1, "--set checkpoint.every_steps=5 --set checkpoint.keep=3");
   INFO(r.output);
   REQUIRE(r.code == 0);
   CHECK(checkpoints_in(dir + "/keep/checkpoints") ==
@@ -161,16 +164,16 @@ TEST_CASE("broken, foreign and mismatched checkpoints are refused and left intac
   write_text(dir + "/garbage.h5", "this is not an HDF5 file");
   fs::copy_file(good, dir + "/truncated.h5");
   fs::resize_file(dir + "/truncated.h5", fs::file_size(good) / 2);
-  for (const auto& [file, message] :
-       {std::pair{dir + "/garbage.h5", "not a readable HDF5 file"},
-        std::pair{dir + "/truncated.h5", "not a readable HDF5 file"},
-        std::pair{dir + "/missing.h5", "no such checkpoint"}}) {
+  for (const auto& [file, message] : {std::pair{dir + "/garbage.h5", "not a readable HDF5 file"},
+                                      std::pair{dir + "/truncated.h5", "not a readable HDF5 file"},
+                                      std::pair{dir + "/missing.h5", "no such checkpoint"}}) {
     const CliResult r = run_case(dir, "good", case_2d, 1, "--restart " + file);
     INFO(file << ":\n" << r.output);
     CHECK(r.code == 2);
     CHECK_THAT(r.output, ContainsSubstring(file) && ContainsSubstring(message));
   }
-  const CliResult grid = run_case(dir, "good", case_2d, 2, "--restart auto --set grid.cells=[30,20,1]");
+  const CliResult grid =
+      run_case(dir, "good", case_2d, 2, "--restart auto --set grid.cells=[30,20,1]");
   CHECK(grid.code == 2);
   CHECK_THAT(grid.output, ContainsSubstring("grid"));
 
@@ -217,18 +220,22 @@ TEST_CASE("SIGKILL during a run leaves a checkpoint that auto resumes from", "[r
   // Kill at several moments after the first checkpoint exists: with a 2 MB
   // checkpoint every step, about half of each step is spent writing one.
   for (const char* delay : {"0.05", "0.33", "0.71"}) {
-    const std::string command =
-        std::string("'") + CLOUDBURST_EXE + "' run " + dir + "/kill.toml --output-dir " + out +
-        " --restart auto > /dev/null 2>&1 & pid=$!; n=0; "
-        "while [ $n -lt 600 ] && ! ls " + out + "/checkpoints/*.h5 > /dev/null 2>&1; do "
-        "sleep 0.05; n=$((n+1)); done; sleep " + delay + "; kill -9 $pid; wait $pid";
+    const std::string command = std::string("'") + CLOUDBURST_EXE + "' run " + dir +
+                                "/kill.toml --output-dir " + out +
+                                " --restart auto > /dev/null 2>&1 & pid=$!; n=0; "
+                                "while [ $n -lt 600 ] && ! ls " +
+                                out +
+                                "/checkpoints/*.h5 > /dev/null 2>&1; do "
+                                "sleep 0.05; n=$((n+1)); done; sleep " +
+                                delay + "; kill -9 $pid; wait $pid";
     (void)std::system(command.c_str());
     const auto files = checkpoints_in(out + "/checkpoints");
     INFO("after kill " << delay << " s after the first checkpoint: " << files.size() << " files");
     REQUIRE_FALSE(files.empty());
   }
-  const CliResult resumed = run_cloudburst("run " + dir + "/kill.toml --output-dir " + out +
-                                           " --restart auto --set run.steps=1 --set checkpoint.every_steps=0");
+  const CliResult resumed =
+      run_cloudburst("run " + dir + "/kill.toml --output-dir " + out +
+                     " --restart auto --set run.steps=1 --set checkpoint.every_steps=0");
   INFO(resumed.output);
   CHECK_THAT(resumed.output, ContainsSubstring("resuming from"));
   CHECK(resumed.code == 0);

@@ -40,8 +40,8 @@ scalar::Params sine_case(Int3 cells, kernels::Limiter limiter, double diffusivit
 }
 
 // Runs to end_time through the driver; returns the first and last diagnostics.
-std::pair<std::map<std::string, double>, std::map<std::string, double>> run(
-    const scalar::Params& p, double end_time) {
+std::pair<std::map<std::string, double>, std::map<std::string, double>> run(const scalar::Params& p,
+                                                                            double end_time) {
   Decomposition decomposition(MPI_COMM_WORLD, p.geometry.cells, p.geometry.periodic);
   scalar::ScalarSolver solver(p, decomposition);
   RecordingOutput output;
@@ -67,7 +67,8 @@ double observed_order(double coarse_error, double fine_error) {
 TEST_CASE("sine without limiter converges at second order (SSP-RK3)", "[scalar][validation]") {
   std::vector<double> errors;
   for (int n : {32, 64, 128}) {
-    errors.push_back(run(sine_case({n, 1, 1}, kernels::Limiter::none, 0.01), 1.0).second["error_l2"]);
+    errors.push_back(
+        run(sine_case({n, 1, 1}, kernels::Limiter::none, 0.01), 1.0).second["error_l2"]);
   }
   for (size_t r = 1; r < errors.size(); ++r) {
     const double order = observed_order(errors[r - 1], errors[r]);
@@ -79,7 +80,8 @@ TEST_CASE("sine without limiter converges at second order (SSP-RK3)", "[scalar][
 TEST_CASE("2-D sine without limiter converges at second order", "[scalar][validation]") {
   std::vector<double> errors;
   for (int n : {16, 32, 64}) {
-    errors.push_back(run(sine_case({n, n, 1}, kernels::Limiter::none, 0.0), 0.5).second["error_l2"]);
+    errors.push_back(
+        run(sine_case({n, n, 1}, kernels::Limiter::none, 0.0), 0.5).second["error_l2"]);
   }
   const double order = observed_order(errors[1], errors[2]);
   INFO("errors " << errors[0] << ", " << errors[1] << ", " << errors[2]);
@@ -91,7 +93,8 @@ TEST_CASE("sine with minmod converges at order 1.5 or better", "[scalar][validat
   // order (about 1.65) only from 64 cells per wave on; 32 cells give 1.47.
   std::vector<double> errors;
   for (int n : {64, 128, 256}) {
-    errors.push_back(run(sine_case({n, 1, 1}, kernels::Limiter::minmod, 0.0), 1.0).second["error_l2"]);
+    errors.push_back(
+        run(sine_case({n, 1, 1}, kernels::Limiter::minmod, 0.0), 1.0).second["error_l2"]);
   }
   for (size_t r = 1; r < errors.size(); ++r) {
     INFO("errors " << errors[r - 1] << " -> " << errors[r]);
@@ -110,7 +113,8 @@ TEST_CASE("mass is conserved to round-off", "[scalar]") {
   CHECK(std::abs(last["mass"] - first["mass"]) <= 1e-13 * std::abs(first["mass"]));
 }
 
-TEST_CASE("a Gaussian pulse returns to its initial state after one period", "[scalar][validation]") {
+TEST_CASE("a Gaussian pulse returns to its initial state after one period",
+          "[scalar][validation]") {
   // Pure advection through the unit box: at t = 1 the exact solution is the
   // initial pulse again. The error must shrink at least at order 1.5 (van Leer
   // clips the peak) and, at 400 cells (20 cells per width), stay below 1% of the

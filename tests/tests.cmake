@@ -41,3 +41,21 @@ cloudburst_test(test_weather_runs SOURCES test_weather_runs.cpp cli_runner.cpp
 foreach(t test_weather test_weather_runs)
   add_dependencies(${t} cloudburst)
 endforeach()
+
+# batch use (issue 5): wall-time limits, submit --dry-run, quoting, the requeue
+# wrapper -- all without a cluster
+cloudburst_test(test_batch SOURCES test_batch.cpp cli_runner.cpp
+  LIBS cloudburst::core cloudburst_hdf5 RANKS 1 LABELS "cli;batch;restart")
+add_dependencies(test_batch cloudburst)
+# ... and on a real single-node Slurm that tests/slurm/with-slurm starts and
+# stops around the test (SKIPs when slurm-wlm and munge are not installed)
+add_executable(test_slurm test_slurm.cpp cli_runner.cpp)
+target_link_libraries(test_slurm PRIVATE cloudburst_test_main cloudburst_hdf5 cloudburst_warnings)
+target_compile_definitions(test_slurm PRIVATE CLOUDBURST_EXE="$<TARGET_FILE:cloudburst>"
+  CLOUDBURST_SOURCE_DIR="${PROJECT_SOURCE_DIR}" CLOUDBURST_MPIEXEC="${MPIEXEC_EXECUTABLE}")
+add_dependencies(test_slurm cloudburst)
+add_test(NAME test_slurm
+  COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/slurm/with-slurm --time-limit 540 $<TARGET_FILE:test_slurm>
+  WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
+set_tests_properties(test_slurm PROPERTIES ENVIRONMENT "${CLOUDBURST_TEST_ENV}" LABELS "slurm;batch"
+  PROCESSORS 2 RESOURCE_LOCK slurm TIMEOUT 600 SKIP_RETURN_CODE 4)

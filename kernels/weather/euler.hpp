@@ -13,15 +13,17 @@ namespace cb::kernels::weather {
 enum Var : int { dens = 0, umom = 1, wmom = 2, rhot = 3, vmom = 4 };
 
 // Physical constants as miniWeather defines them.
-constexpr double grav = 9.8;    // m / s^2
-constexpr double cp = 1004.0;   // J / (kg K)
-constexpr double cv = 717.0;    // J / (kg K)
-constexpr double rd = 287.0;    // J / (kg K)
-constexpr double p0 = 1.0e5;    // Pa
-constexpr double gamm = 1.40027894002789400278940027894;   // cp / cv
-constexpr double C0 = 27.5629410929725921310572974482;     // rd^gamma p0^(-rd/cv)
+constexpr double grav = 9.8;                              // m / s^2
+constexpr double cp = 1004.0;                             // J / (kg K)
+constexpr double cv = 717.0;                              // J / (kg K)
+constexpr double rd = 287.0;                              // J / (kg K)
+constexpr double p0 = 1.0e5;                              // Pa
+constexpr double gamm = 1.40027894002789400278940027894;  // cp / cv
+constexpr double C0 = 27.5629410929725921310572974482;    // rd^gamma p0^(-rd/cv)
 
-KOKKOS_INLINE_FUNCTION double pressure(double rho_theta) { return C0 * math::pow(rho_theta, gamm); }
+KOKKOS_INLINE_FUNCTION double pressure(double rho_theta) {
+  return C0 * math::pow(rho_theta, gamm);
+}
 
 // Fourth-order interface value from four cell averages s0 | s1 [face] s2 | s3.
 KOKKOS_INLINE_FUNCTION double interpolate4(double s0, double s1, double s2, double s3) {

@@ -2,9 +2,9 @@
 // periodic grid), extrema, and the error norms against the exact solution.
 #include "solvers/scalar/solver.hpp"
 
+#include <mpi.h>
 #include <climits>
 #include <cmath>
-#include <mpi.h>
 
 namespace cb::scalar {
 namespace {

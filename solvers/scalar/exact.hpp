@@ -7,11 +7,11 @@
 namespace cb::scalar {
 
 struct ExactSolution {
-  int gaussian;        // 0: sine, 1: gaussian
-  int active[3];       // 1 on axes with more than one cell
+  int gaussian;   // 0: sine, 1: gaussian
+  int active[3];  // 1 on axes with more than one cell
   double lo[3], length[3], velocity[3];
   double kappa, mean, amplitude;
-  double wavenumber[3];  // 2 pi waves_d / L_d (sine)
+  double wavenumber[3];     // 2 pi waves_d / L_d (sine)
   double center[3], width;  // gaussian
 };
 

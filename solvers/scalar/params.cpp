@@ -31,8 +31,8 @@ void read_numerics(io::CaseFile& file, Params& p) {
                                       : kernels::Limiter::none;
   const std::string rk =
       file.choice("scalar", "integrator", {"ssp_rk2", "ssp_rk3"}, std::string("ssp_rk3"));
-  p.integrator = rk == "ssp_rk2" ? kernels::TimeIntegrator::ssp_rk2
-                                 : kernels::TimeIntegrator::ssp_rk3;
+  p.integrator =
+      rk == "ssp_rk2" ? kernels::TimeIntegrator::ssp_rk2 : kernels::TimeIntegrator::ssp_rk3;
   for (int d = 0; d < 3; ++d) {
     if (p.geometry.cells[d] == 1 && p.velocity[d] != 0.0) {
       file.fail("scalar", "velocity", "velocity must be 0 along an axis with one cell");
@@ -66,8 +66,9 @@ void read_profile(io::CaseFile& file, Params& p) {
   }
   p.width = file.get<double>("initial", "width", 0.05 * shortest, io::Bounds::positive());
   if (p.width > 0.15 * shortest) {
-    file.fail("initial", "width", "width must be at most 0.15 of the shortest domain side "
-                                  "so that the periodic images stay negligible");
+    file.fail("initial", "width",
+              "width must be at most 0.15 of the shortest domain side "
+              "so that the periodic images stay negligible");
   }
 }
 

@@ -2,9 +2,9 @@
 
 #include "kernels/scalar/transport.hpp"
 
+#include <mpi.h>
 #include <climits>
 #include <cmath>
-#include <mpi.h>
 
 namespace cb::scalar {
 namespace {
@@ -130,8 +130,8 @@ void ScalarSolver::stage_update(const kernels::SspStage& stage, double dt) {
   Kokkos::parallel_for(
       "scalar::ssp_stage", owned_cells(decomposition_.local_cells(), ghost_),
       KOKKOS_LAMBDA(int k, int j, int i) {
-        q(0, k, j, i) = kernels::ssp_update(stage, q0(0, k, j, i), q(0, k, j, i),
-                                            rhs(0, k, j, i), step);
+        q(0, k, j, i) =
+            kernels::ssp_update(stage, q0(0, k, j, i), q(0, k, j, i), rhs(0, k, j, i), step);
       });
 }
 

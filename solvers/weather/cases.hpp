@@ -21,8 +21,8 @@ enum class Case : int {
 
 struct CaseSetup {
   Case kind;
-  int three_d;               // 1 when the y axis is in use
-  double lo[3], length[3];   // domain
+  int three_d;              // 1 when the y axis is in use
+  double lo[3], length[3];  // domain
 };
 
 // Point state: perturbations r (density), t (theta) and winds u, v, w, with
@@ -40,7 +40,8 @@ KOKKOS_INLINE_FUNCTION double straka_theta(const CaseSetup& c, double x, double 
   using namespace kernels::weather;
   const double ry = c.three_d ? 4000.0 : 0.0;
   double d2 = (x / 4000.0) * (x / 4000.0) + ((z - 3000.0) / 2000.0) * ((z - 3000.0) / 2000.0);
-  if (ry > 0) d2 += ((y - (c.lo[1] + 0.5 * c.length[1])) / ry) * ((y - (c.lo[1] + 0.5 * c.length[1])) / ry);
+  if (ry > 0)
+    d2 += ((y - (c.lo[1] + 0.5 * c.length[1])) / ry) * ((y - (c.lo[1] + 0.5 * c.length[1])) / ry);
   const double l = math::sqrt(d2);
   if (l > 1.0) return 0.0;
   const double temperature = -15.0 * 0.5 * (math::cos(math::pi * l) + 1.0);
@@ -86,7 +87,8 @@ KOKKOS_INLINE_FUNCTION PointState sample_case(const CaseSetup& c, double x, doub
     case Case::straka:
     case Case::robert: {
       // Pressure (so rho theta) unchanged: rho = rho_bar theta_bar / theta.
-      s.t = c.kind == Case::straka ? detail::straka_theta(c, x, y, z) : detail::robert_theta(c, x, y, z);
+      s.t = c.kind == Case::straka ? detail::straka_theta(c, x, y, z)
+                                   : detail::robert_theta(c, x, y, z);
       s.r = s.hr * s.ht / (s.ht + s.t) - s.hr;
       break;
     }
@@ -107,7 +109,8 @@ KOKKOS_INLINE_FUNCTION void background(const CaseSetup& c, double z, double& hr,
 
 // Vertical-momentum forcing of gravity_waves (miniWeather): w' = 0.01 m/s^2
 // cos^2 bump of radius 500 m at (xlen / 8, 1 km), times rho_bar.
-KOKKOS_INLINE_FUNCTION double gravity_wave_forcing(const CaseSetup& c, double x, double y, double z) {
+KOKKOS_INLINE_FUNCTION double gravity_wave_forcing(const CaseSetup& c, double x, double y,
+                                                   double z) {
   const double ry = c.three_d ? 500.0 : 0.0;
   return kernels::weather::ellipse_cosine(x, y, z, 0.01, c.lo[0] + c.length[0] / 8,
                                           c.lo[1] + 0.5 * c.length[1], 1000.0, 500.0, ry, 500.0);

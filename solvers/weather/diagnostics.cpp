@@ -5,9 +5,9 @@
 // derived output fields and the checkpoint contents.
 #include "solvers/weather/solver.hpp"
 
+#include <mpi.h>
 #include <climits>
 #include <cstdio>
-#include <mpi.h>
 
 namespace cb::weather {
 namespace {
@@ -19,8 +19,8 @@ struct CellState {
   double r, u, v, w, theta;
 };
 
-KOKKOS_INLINE_FUNCTION CellState cell_state(const Field& s, const Column& hy_r,
-                                            const Column& hy_rt, int nvars, int k, int j, int i) {
+KOKKOS_INLINE_FUNCTION CellState cell_state(const Field& s, const Column& hy_r, const Column& hy_rt,
+                                            int nvars, int k, int j, int i) {
   CellState c;
   c.r = s(Var::dens, k, j, i) + hy_r(k);
   c.u = s(Var::umom, k, j, i) / c.r;
@@ -156,8 +156,10 @@ void WeatherSolver::compute_derived() {
 
 std::vector<FieldComponent> WeatherSolver::output_fields() {
   compute_derived();
-  std::vector<FieldComponent> fields = {
-      {"theta_pert", derived_, 2}, {"u", derived_, 0}, {"w", derived_, 1}, {"rho_pert", derived_, 3}};
+  std::vector<FieldComponent> fields = {{"theta_pert", derived_, 2},
+                                        {"u", derived_, 0},
+                                        {"w", derived_, 1},
+                                        {"rho_pert", derived_, 3}};
   if (params_.three_d()) fields.push_back({"v", derived_, 4});
   return fields;
 }

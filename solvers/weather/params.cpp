@@ -7,8 +7,8 @@
 namespace cb::weather {
 namespace {
 
-const std::vector<std::string> case_names = {"thermal", "collision", "gravity_waves",
-                                             "density_current", "injection", "straka", "robert"};
+const std::vector<std::string> case_names = {
+    "thermal", "collision", "gravity_waves", "density_current", "injection", "straka", "robert"};
 
 // Domain and lateral boundaries of each case (miniWeather: 20 km x 10 km,
 // periodic in x; 3-D adds y with the extent of x). x, y, z in metres.
@@ -20,9 +20,12 @@ struct CaseDefaults {
 
 CaseDefaults defaults_for(Case kind) {
   switch (kind) {
-    case Case::straka: return {{-25600.0, -25600.0, 0.0}, {25600.0, 25600.0, 6400.0}, true, 75.0};
-    case Case::robert: return {{0.0, 0.0, 0.0}, {1000.0, 1000.0, 1500.0}, true, 0.0};
-    default: return {{0.0, 0.0, 0.0}, {20000.0, 20000.0, 10000.0}, false, 0.0};
+    case Case::straka:
+      return {{-25600.0, -25600.0, 0.0}, {25600.0, 25600.0, 6400.0}, true, 75.0};
+    case Case::robert:
+      return {{0.0, 0.0, 0.0}, {1000.0, 1000.0, 1500.0}, true, 0.0};
+    default:
+      return {{0.0, 0.0, 0.0}, {20000.0, 20000.0, 10000.0}, false, 0.0};
   }
 }
 
@@ -30,7 +33,8 @@ void read_grid(io::CaseFile& file, Params& p, const CaseDefaults& d) {
   GridGeometry& g = p.geometry;
   g.cells = file.require<Int3>("grid", "cells", io::Bounds::at_least(1));
   if (g.cells[0] < 4 || g.cells[2] < 4) {
-    file.fail("grid", "cells", "[grid] cells: the weather solver needs at least 4 cells in x and z");
+    file.fail("grid", "cells",
+              "[grid] cells: the weather solver needs at least 4 cells in x and z");
   }
   if (g.cells[1] > 1 && g.cells[1] < 4) {
     file.fail("grid", "cells", "[grid] cells: ny must be 1 (2-D, x-z plane) or at least 4 (3-D)");
@@ -60,7 +64,8 @@ Params read_params(io::CaseFile& file) {
   p.max_speed = file.get<double>("weather", "max_speed", 450.0, io::Bounds::positive());
   p.hv_beta = file.get<double>("weather", "hv_beta", 0.05, io::Bounds::closed(0.0, 1.0));
   p.viscosity = file.get<double>("weather", "viscosity", d.viscosity, io::Bounds::non_negative());
-  p.diffusivity = file.get<double>("weather", "diffusivity", d.viscosity, io::Bounds::non_negative());
+  p.diffusivity =
+      file.get<double>("weather", "diffusivity", d.viscosity, io::Bounds::non_negative());
   return p;
 }
 

@@ -12,12 +12,12 @@ namespace cb::weather {
 struct Params {
   std::string case_name;
   Case kind = Case::thermal;
-  GridGeometry geometry;       // x, y periodic or walled; z always walled
-  double cfl = 1.5;            // dt = cfl min(dx, dy, dz) / max_speed
-  double max_speed = 450.0;    // m/s, assumed maximum wave speed
-  double hv_beta = 0.05;       // hyperviscosity strength in [0, 1]
-  double viscosity = 0.0;      // m^2/s, on the velocity (Straka et al. 1993)
-  double diffusivity = 0.0;    // m^2/s, on potential temperature
+  GridGeometry geometry;     // x, y periodic or walled; z always walled
+  double cfl = 1.5;          // dt = cfl min(dx, dy, dz) / max_speed
+  double max_speed = 450.0;  // m/s, assumed maximum wave speed
+  double hv_beta = 0.05;     // hyperviscosity strength in [0, 1]
+  double viscosity = 0.0;    // m^2/s, on the velocity (Straka et al. 1993)
+  double diffusivity = 0.0;  // m^2/s, on potential temperature
   bool three_d() const { return geometry.cells[1] > 1; }
   int variables() const { return three_d() ? 5 : 4; }
 };

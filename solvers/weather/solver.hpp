@@ -17,9 +17,9 @@ using Column = Kokkos::View<double*, MemSpace>;  // background profile over padd
 // Global-index geometry of this rank's padded cells, for device code.
 struct LocalGrid {
   double lo[3], h[3];
-  int shift[3];       // global index = padded index + shift
-  int cells[3];       // global cells
-  int wall[3];        // 1: non-periodic (walls at both ends)
+  int shift[3];  // global index = padded index + shift
+  int cells[3];  // global cells
+  int wall[3];   // 1: non-periodic (walls at both ends)
   KOKKOS_INLINE_FUNCTION double center(int axis, int index) const {
     return lo[axis] + (index + shift[axis] + 0.5) * h[axis];
   }
@@ -56,8 +56,8 @@ class WeatherSolver : public Solver {
  private:
   void initialize_state();
   void initialize_background();
-  void semi_discrete_step(const Field& init, const Field& forcing, const Field& out,
-                          double dt, int axis, PhaseTimer& timer);
+  void semi_discrete_step(const Field& init, const Field& forcing, const Field& out, double dt,
+                          int axis, PhaseTimer& timer);
   void fill_ghosts(const Field& state, int axis, PhaseTimer& timer);
   void apply_wall_ghosts(const Field& state, int axis);
   void apply_injection(const Field& state);
@@ -74,7 +74,7 @@ class WeatherSolver : public Solver {
   Field state_, state_tmp_, flux_, derived_;
   Column hy_dens_cell_, hy_dens_theta_cell_;                  // cell centres
   Column hy_dens_int_, hy_dens_theta_int_, hy_pressure_int_;  // low faces
-  int direction_switch_ = 1;  // 1: x (y) z this step, 0: z (y) x
+  int direction_switch_ = 1;                                  // 1: x (y) z this step, 0: z (y) x
   double mass0_ = 0.0, te0_ = 0.0;
 };
 

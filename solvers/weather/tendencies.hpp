@@ -7,8 +7,6 @@
 namespace cb::weather {
 
 struct FluxKernel {
-  int axis;          // 0 = x, 1 = y, 2 = z
-  int nvars;         // 4 (2-D) or 5 (3-D)
   double hv;         // hyperviscosity coefficient of this stage
   double h;          // spacing along axis
   double viscosity;  // m^2/s (0: inviscid)
@@ -16,15 +14,18 @@ struct FluxKernel {
   LocalGrid grid;
 };
 
-// Flux vector through the low face of padded cell (k, j, i) along p.axis.
-KOKKOS_INLINE_FUNCTION void face_flux(const Field& s, const Column& hy_r, const Column& hy_rt,
-                                      const Column& hy_r_int, const Column& hy_rt_int,
-                                      const Column& hy_p_int, int k, int j, int i,
-                                      const FluxKernel& p, double flux[5]) {
+// Flux vector through the low face of padded cell (k, j, i) along Axis
+// (0 = x, 1 = y, 2 = z) for NVars = 4 (2-D) or 5 (3-D) variables; both are
+// template arguments so that offsets, loops and branches fold away.
+template <int Axis, int NVars>
+KOKKOS_FORCEINLINE_FUNCTION void face_flux(const Field& s, const Column& hy_r, const Column& hy_rt,
+                                           const Column& hy_r_int, const Column& hy_rt_int,
+                                           const Column& hy_p_int, int k, int j, int i,
+                                           const FluxKernel& p, double flux[5]) {
   using namespace kernels::weather;
-  const int di = p.axis == 0, dj = p.axis == 1, dk = p.axis == 2;
+  constexpr int di = Axis == 0, dj = Axis == 1, dk = Axis == 2;
   double vals[5] = {0, 0, 0, 0, 0}, d3[5] = {0, 0, 0, 0, 0};
-  for (int v = 0; v < p.nvars; ++v) {
+  for (int v = 0; v < NVars; ++v) {
     const double s0 = s(v, k - 2 * dk, j - 2 * dj, i - 2 * di);
     const double s1 = s(v, k - dk, j - dj, i - di);
     const double s2 = s(v, k, j, i);
@@ -37,20 +38,20 @@ KOKKOS_INLINE_FUNCTION void face_flux(const Field& s, const Column& hy_r, const 
   const double hr = dk ? hy_r_int(k) : hy_r(k);
   const double hrt = dk ? hy_rt_int(k) : hy_rt(k);
   const double r = vals[dens] + hr;
-  double vel[3] = {vals[umom] / r, p.nvars > 4 ? vals[vmom] / r : 0.0, vals[wmom] / r};
+  double u = vals[umom] / r, v = NVars > 4 ? vals[vmom] / r : 0.0, w = vals[wmom] / r;
   const double t = (vals[rhot] + hrt) / r;
   const double pr = pressure(r * t) - (dk ? hy_p_int(k) : 0.0);
-  const bool wall = p.grid.wall_face(p.axis, p.axis == 0 ? i : p.axis == 1 ? j : k);
+  const bool wall = p.grid.wall_face(Axis, Axis == 0 ? i : Axis == 1 ? j : k);
   if (wall) {  // no flow through a wall, and exact mass conservation
-    vel[p.axis] = 0;
+    (Axis == 0 ? u : Axis == 1 ? v : w) = 0;
     d3[dens] = 0;
   }
-  const double un = vel[p.axis];
+  const double un = Axis == 0 ? u : Axis == 1 ? v : w;
   flux[dens] = r * un - p.hv * d3[dens];
-  flux[umom] = r * un * vel[0] + (p.axis == 0 ? pr : 0.0) - p.hv * d3[umom];
-  flux[wmom] = r * un * vel[2] + (p.axis == 2 ? pr : 0.0) - p.hv * d3[wmom];
+  flux[umom] = r * un * u + (Axis == 0 ? pr : 0.0) - p.hv * d3[umom];
+  flux[wmom] = r * un * w + (Axis == 2 ? pr : 0.0) - p.hv * d3[wmom];
   flux[rhot] = r * un * t - p.hv * d3[rhot];
-  flux[vmom] = r * un * vel[1] + (p.axis == 1 ? pr : 0.0) - p.hv * d3[vmom];
+  flux[vmom] = r * un * v + (Axis == 1 ? pr : 0.0) - p.hv * d3[vmom];
   if (wall || (p.viscosity == 0.0 && p.diffusivity == 0.0)) return;
   // Constant viscosity on the velocity and diffusivity on theta (Straka et al.
   // 1993, eqs. 1-4), as fluxes -rho nu du/dn from the two cells beside the face.
@@ -59,7 +60,7 @@ KOKKOS_INLINE_FUNCTION void face_flux(const Field& s, const Column& hy_r, const 
     const int kk = k - dk * (1 - c), jj = j - dj * (1 - c), ii = i - di * (1 - c);
     const double rc = s(dens, kk, jj, ii) + hy_r(kk);
     cell_u[c][0] = s(umom, kk, jj, ii) / rc;
-    cell_u[c][1] = p.nvars > 4 ? s(vmom, kk, jj, ii) / rc : 0.0;
+    cell_u[c][1] = NVars > 4 ? s(vmom, kk, jj, ii) / rc : 0.0;
     cell_u[c][2] = s(wmom, kk, jj, ii) / rc;
     cell_t[c] = (s(rhot, kk, jj, ii) + hy_rt(kk)) / rc;
   }

@@ -1,5 +1,7 @@
 #include "core/environment.hpp"
 
+#include "core/mpi_io_safety.hpp"
+
 #include <unistd.h>
 #include <Kokkos_Core.hpp>
 
@@ -75,6 +77,7 @@ int node_local_rank() {
 }
 
 Environment::Environment(int& argc, char**& argv, bool start_kokkos) {
+  apply_mpi_io_safety();
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
   MPI_Comm_size(MPI_COMM_WORLD, &size_);

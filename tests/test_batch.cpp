@@ -16,6 +16,7 @@
 #include <catch2/catch_test_macros.hpp>
 #include <catch2/matchers/catch_matchers_string.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <csignal>
 #include <ctime>
@@ -180,11 +181,12 @@ TEST_CASE("the driver stops at a step boundary on a signal or near the deadline"
   CHECK(r.step < 40);
   CHECK(r.checkpoints == std::vector<long>{r.step});
   CHECK(seconds_since(start) < 1.6);
-  // Wall-clock checkpoints: every 0.001 min = 60 ms, with 20 ms steps.
+  // Wall-clock checkpoints: every 0.001 min = 60 ms, with 20 ms steps (longer
+  // on a busy machine): several, in order, and the last at the end.
   r = run_driver(20, 30, -1, 0.0, 0.001);
   CHECK(r.code == cb::exit_ok);
   CHECK(r.checkpoints.size() >= 4);
-  CHECK(r.checkpoints.size() <= 16);
+  CHECK(std::is_sorted(r.checkpoints.begin(), r.checkpoints.end()));
   CHECK(r.checkpoints.back() == 30);
 }
 

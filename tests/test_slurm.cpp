@@ -17,11 +17,9 @@
 #include <catch2/catch_test_macros.hpp>
 #include <catch2/matchers/catch_matchers_string.hpp>
 
-#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <regex>
-#include <thread>
 
 using namespace cb::test;
 using Catch::Matchers::ContainsSubstring;
@@ -221,16 +219,18 @@ TEST_CASE("a job signalled soon after every start stops requeueing at the restar
   const std::string id =
       submit(dir + "/long.toml", out, "--max-restarts 2 --set run.end_time=100000.0");
   INFO("job " << id);
-  // Each start makes a little progress (about a second of steps), then the
-  // signal comes: a checkpoint every time, so only the cap stops the loop.
+  // Each start makes a little progress (its first progress line, printed
+  // after step 1, is in the job's output), then the signal comes: a
+  // checkpoint every time, so only the cap stops the loop.
   int signalled = -1;
   const bool ended = wait_for(
       [&] {
-        const std::string started =
-            "run start: Slurm job " + id + ", restart " + std::to_string(signalled + 1) + ",";
-        if (read_text(out + "/run.log").find(started) != std::string::npos) {
-          std::this_thread::sleep_for(std::chrono::seconds(1));
-          if (shell("scancel --batch --signal=USR1 " + id).code == 0) ++signalled;
+        const std::string output = read_text(out + "/slurm-" + id + ".out");
+        const size_t start = output.find("run start: Slurm job " + id + ", restart " +
+                                         std::to_string(signalled + 1) + ",");
+        if (start != std::string::npos && output.find("\nstep ", start) != std::string::npos &&
+            shell("scancel --batch --signal=USR1 " + id).code == 0) {
+          ++signalled;
         }
         return job_ended(id);
       },

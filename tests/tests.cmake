@@ -47,6 +47,7 @@ endforeach()
 cloudburst_test(test_batch SOURCES test_batch.cpp cli_runner.cpp
   LIBS cloudburst::core cloudburst_hdf5 RANKS 1 LABELS "cli;batch;restart")
 add_dependencies(test_batch cloudburst)
+set_tests_properties(test_batch PROPERTIES PROCESSORS 2)  # it times runs against limits
 # ... and on a real single-node Slurm that tests/slurm/with-slurm starts and
 # stops around the test (SKIPs when slurm-wlm and munge are not installed)
 add_executable(test_slurm test_slurm.cpp cli_runner.cpp)

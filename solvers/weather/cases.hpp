@@ -34,12 +34,14 @@ struct PointState {
 namespace detail {
 
 // Straka et al. (1993), Int. J. Numer. Meth. Fluids 17:1: a -15 K temperature
-// bubble, radii 4 km x 2 km at (0, 3 km) (y radius 4 km in 3-D), turned into a
+// bubble, radii 4 km x 2 km, 3 km up in the middle of the domain (x = 0 in
+// the default [-25.6, 25.6] km; y radius 4 km in 3-D), turned into a
 // potential-temperature perturbation with the background Exner function.
 KOKKOS_INLINE_FUNCTION double straka_theta(const CaseSetup& c, double x, double y, double z) {
   using namespace kernels::weather;
   const double ry = c.three_d ? 4000.0 : 0.0;
-  double d2 = (x / 4000.0) * (x / 4000.0) + ((z - 3000.0) / 2000.0) * ((z - 3000.0) / 2000.0);
+  const double dx = x - (c.lo[0] + 0.5 * c.length[0]);
+  double d2 = (dx / 4000.0) * (dx / 4000.0) + ((z - 3000.0) / 2000.0) * ((z - 3000.0) / 2000.0);
   if (ry > 0)
     d2 += ((y - (c.lo[1] + 0.5 * c.length[1])) / ry) * ((y - (c.lo[1] + 0.5 * c.length[1])) / ry);
   const double l = math::sqrt(d2);

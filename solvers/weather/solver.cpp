@@ -61,7 +61,6 @@ LocalGrid WeatherSolver::local_grid() const {
     g.h[a] = params_.geometry.spacing(a);
     g.shift[a] = decomposition_.offset()[a] - ghost_[a];
     g.cells[a] = params_.geometry.cells[a];
-    g.wall[a] = params_.geometry.periodic[a] ? 0 : 1;
   }
   return g;
 }

@@ -19,14 +19,8 @@ struct LocalGrid {
   double lo[3], h[3];
   int shift[3];  // global index = padded index + shift
   int cells[3];  // global cells
-  int wall[3];   // 1: non-periodic (walls at both ends)
   KOKKOS_INLINE_FUNCTION double center(int axis, int index) const {
     return lo[axis] + (index + shift[axis] + 0.5) * h[axis];
-  }
-  // Is padded face `index` (low face of cell `index`) on a wall?
-  KOKKOS_INLINE_FUNCTION bool wall_face(int axis, int index) const {
-    const int g = index + shift[axis];
-    return wall[axis] && (g == 0 || g == cells[axis]);
   }
 };
 

@@ -36,19 +36,17 @@ struct Directional {
     constexpr int di = Axis == 0, dj = Axis == 1, dk = Axis == 2;
     Kokkos::parallel_for(
         "weather::apply_tendencies", cells, KOKKOS_LAMBDA(int k, int j, int i) {
-          const double rho = s(Var::dens, k, j, i);
+          double tend[NVars];
           for (int v = 0; v < NVars; ++v) {
-            double tend = -(flux(v, k + dk, j + dj, i + di) - flux(v, k, j, i)) / h;
-            if (v == Var::wmom) {
-              if (dk) tend = tend - rho * kernels::weather::grav;
-              if (forced) {
-                tend += gravity_wave_forcing(c, grid.center(0, i), grid.center(1, j),
-                                             grid.center(2, k)) *
-                        hy_r(k);
-              }
-            }
-            s1(v, k, j, i) = s0(v, k, j, i) + dt * tend;
+            tend[v] = -(flux(v, k + dk, j + dj, i + di) - flux(v, k, j, i)) / h;
           }
+          if (dk) tend[Var::wmom] = tend[Var::wmom] - s(Var::dens, k, j, i) * kernels::weather::grav;
+          if (forced) {
+            tend[Var::wmom] += gravity_wave_forcing(c, grid.center(0, i), grid.center(1, j),
+                                                    grid.center(2, k)) *
+                               hy_r(k);
+          }
+          for (int v = 0; v < NVars; ++v) s1(v, k, j, i) = s0(v, k, j, i) + dt * tend[v];
         });
   }
 };
@@ -86,7 +84,11 @@ void WeatherSolver::compute_fluxes(const Field& state, int axis, double dt) {
   p.hv = kernels::weather::hyperviscosity(params_.hv_beta, p.h, dt);
   p.viscosity = params_.viscosity;
   p.diffusivity = params_.diffusivity;
-  p.grid = local_grid();
+  p.viscous = params_.viscosity > 0.0 || params_.diffusivity > 0.0;
+  // Padded indices of the wall faces along the axis (none: out of range).
+  const int g = ghost_[axis], n = decomposition_.local_cells()[axis];
+  p.wall_low = decomposition_.at_physical_boundary(axis, 0) ? g : -1;
+  p.wall_high = decomposition_.at_physical_boundary(axis, 1) ? g + n : -1;
   const Policy3 faces = owned_faces(decomposition_.local_cells(), ghost_, axis);
   dispatch<FluxLaunch>(axis, params_.variables(), state, flux_, hy_dens_cell_,
                        hy_dens_theta_cell_, hy_dens_int_, hy_dens_theta_int_, hy_pressure_int_, p,

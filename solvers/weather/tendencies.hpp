@@ -11,7 +11,9 @@ struct FluxKernel {
   double h;          // spacing along axis
   double viscosity;  // m^2/s (0: inviscid)
   double diffusivity;
-  LocalGrid grid;
+  bool viscous;       // viscosity or diffusivity non-zero
+  int wall_low;       // padded index of a wall face along the axis, or -1
+  int wall_high;
 };
 
 // Flux vector through the low face of padded cell (k, j, i) along Axis
@@ -41,7 +43,8 @@ KOKKOS_FORCEINLINE_FUNCTION void face_flux(const Field& s, const Column& hy_r, c
   double u = vals[umom] / r, v = NVars > 4 ? vals[vmom] / r : 0.0, w = vals[wmom] / r;
   const double t = (vals[rhot] + hrt) / r;
   const double pr = pressure(r * t) - (dk ? hy_p_int(k) : 0.0);
-  const bool wall = p.grid.wall_face(Axis, Axis == 0 ? i : Axis == 1 ? j : k);
+  const int face = Axis == 0 ? i : Axis == 1 ? j : k;
+  const bool wall = face == p.wall_low || face == p.wall_high;
   if (wall) {  // no flow through a wall, and exact mass conservation
     (Axis == 0 ? u : Axis == 1 ? v : w) = 0;
     d3[dens] = 0;
@@ -52,9 +55,11 @@ KOKKOS_FORCEINLINE_FUNCTION void face_flux(const Field& s, const Column& hy_r, c
   flux[wmom] = r * un * w + (Axis == 2 ? pr : 0.0) - p.hv * d3[wmom];
   flux[rhot] = r * un * t - p.hv * d3[rhot];
   flux[vmom] = r * un * v + (Axis == 1 ? pr : 0.0) - p.hv * d3[vmom];
-  if (wall || (p.viscosity == 0.0 && p.diffusivity == 0.0)) return;
-  // Constant viscosity on the velocity and diffusivity on theta (Straka et al.
-  // 1993, eqs. 1-4), as fluxes -rho nu du/dn from the two cells beside the face.
+  if (wall || !p.viscous) return;
+  // Constant viscosity on the velocity and diffusivity on theta' (Straka et al.
+  // 1993, eqs. 1-4, whose background theta is constant; diffusing theta'
+  // leaves a stratified background in balance), as fluxes -rho nu du/dn from
+  // the two cells beside the face.
   double cell_u[2][3], cell_t[2];
   for (int c = 0; c < 2; ++c) {
     const int kk = k - dk * (1 - c), jj = j - dj * (1 - c), ii = i - di * (1 - c);
@@ -62,7 +67,8 @@ KOKKOS_FORCEINLINE_FUNCTION void face_flux(const Field& s, const Column& hy_r, c
     cell_u[c][0] = s(umom, kk, jj, ii) / rc;
     cell_u[c][1] = NVars > 4 ? s(vmom, kk, jj, ii) / rc : 0.0;
     cell_u[c][2] = s(wmom, kk, jj, ii) / rc;
-    cell_t[c] = (s(rhot, kk, jj, ii) + hy_rt(kk)) / rc;
+    cell_t[c] = (s(rhot, kk, jj, ii) + hy_rt(kk)) / rc - hy_rt(kk) / hy_r(kk);  // theta'
+
   }
   const double nu = r * p.viscosity / p.h, kappa = r * p.diffusivity / p.h;
   flux[umom] -= nu * (cell_u[1][0] - cell_u[0][0]);

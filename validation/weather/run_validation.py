@@ -338,8 +338,17 @@ def git_commit():
         return "unknown"
 
 
-def fmt(value, spec=".3e"):
-    return format(value, spec) if np.isfinite(value) else "n/a"
+def program_versions(runs, outdirs):
+    """The cloudburst versions that made the runs (first word pair of run.log)."""
+    versions = set()
+    for run in runs:
+        try:
+            with open(os.path.join(outdirs[run.name], "run.log")) as f:
+                match = re.match(r"cloudburst (\S+?):", f.readline())
+            versions.add(match.group(1) if match else "unknown")
+        except OSError:
+            versions.add("unknown")
+    return ", ".join(sorted(versions))
 
 
 def write_report(args, runs, outdirs, reference):
@@ -348,15 +357,16 @@ def write_report(args, runs, outdirs, reference):
     mode = "quick (--quick: coarse grids)" if quick else "full"
     lines += ["# Weather solver validation report", "",
               f"Produced by `validation/weather/run_validation.py{' --quick' if quick else ''}` "
-              f"in **{mode}** mode on {datetime.date.today().isoformat()}, commit "
-              f"`{git_commit()}` (plus the working tree), {args.ranks} MPI rank(s), "
+              f"in **{mode}** mode on {datetime.date.today().isoformat()} (repository at "
+              f"`{git_commit()}`); runs made by cloudburst `{program_versions(runs, outdirs)}` "
+              f"(from run.log), {args.ranks} MPI rank(s), "
               f"{os.cpu_count()} CPU cores ({platform.machine()}). Equations, numerics and "
               "cases: [docs/solvers/weather.md](../docs/solvers/weather.md).", ""]
     reused = sum(1 for run in runs if run.reused)
     if reused:
-        lines += [f"{reused} of the {len(runs)} runs were picked up with `--reuse` from an "
-                  "earlier invocation of this script in the same mode (same case files "
-                  "and settings); their run times are those of that invocation.", ""]
+        lines += [f"{reused} of the {len(runs)} runs were picked up with `--reuse` from "
+                  "earlier invocations of this script in the same mode (same case files "
+                  "and settings); their run times are those of the invocation that made them.", ""]
     if quick:
         lines += ["> Quick mode: every grid is coarser than the validation grids, so the "
                   "Straka numbers below are *not* expected to meet the published values; "

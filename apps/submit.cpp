@@ -293,25 +293,9 @@ void write_file(const fs::path& path, const std::string& text) {
   if (!out) throw RunError(path.string() + ": cannot write");
 }
 
-}  // namespace
-
-int submit_command(const std::vector<std::string>& words) {
-  if (!words.empty() && (words[0] == "--help" || words[0] == "-h")) {
-    std::cout << submit_help;
-    return exit_ok;
-  }
-  const SubmitOptions o = parse_submit_arguments(words);
-  const std::string program = fs::read_symlink("/proc/self/exe").string();
-  const std::string templates = templates_dir(program);
-  const std::vector<std::vector<std::string>> sweep =
-      o.sweep.empty() ? std::vector<std::vector<std::string>>{} : read_sweep(o.sweep);
-  const BatchJob job = plan_job(o, program, templates, sweep);
-  const std::string script = render_batch_script(
-      read_file((fs::path(templates) / (job.template_name + ".sbatch")).string()), job);
-  if (o.dry_run) {
-    std::cout << script;
-    return exit_ok;
-  }
+// Writes the job script (and a sweep's task list) and submits it.
+int write_and_submit(const BatchJob& job, const std::string& script,
+                     const std::vector<std::vector<std::string>>& sweep) {
   fs::create_directories(job.output_dir);
   write_file(fs::path(job.output_dir) / "job.sbatch", script);
   if (!sweep.empty()) {
@@ -336,6 +320,32 @@ int submit_command(const std::vector<std::string>& words) {
             << (sweep.empty() ? "/slurm-" + id + ".out" : "/slurm-" + id + "_<task>.out")
             << " and run.log\n  follow: squeue -j " << id << '\n';
   return exit_ok;
+}
+
+}  // namespace
+
+int submit_command(const std::vector<std::string>& words) {
+  if (!words.empty() && (words[0] == "--help" || words[0] == "-h")) {
+    std::cout << submit_help;
+    return exit_ok;
+  }
+  const SubmitOptions o = parse_submit_arguments(words);
+  const std::string program = fs::read_symlink("/proc/self/exe").string();
+  const std::string templates = templates_dir(program);
+  const std::vector<std::vector<std::string>> sweep =
+      o.sweep.empty() ? std::vector<std::vector<std::string>>{} : read_sweep(o.sweep);
+  const BatchJob job = plan_job(o, program, templates, sweep);
+  const std::string script = render_batch_script(
+      read_file((fs::path(templates) / (job.template_name + ".sbatch")).string()), job);
+  if (o.dry_run) {
+    std::cout << script;
+    return exit_ok;
+  }
+  try {
+    return write_and_submit(job, script, sweep);
+  } catch (const fs::filesystem_error& e) {
+    throw RunError(e.what());
+  }
 }
 
 }  // namespace cb::app

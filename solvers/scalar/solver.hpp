@@ -46,10 +46,12 @@ class ScalarSolver : public Solver {
   ExactSolution exact_solution() const;
   CellGeometry cell_geometry() const;
 
- private:
+  // Kernel launch sites. Public only because CUDA does not allow an extended
+  // (__host__ __device__) lambda inside a private member function.
   void compute_rhs();
   void stage_update(const kernels::SspStage& stage, double dt);
 
+ private:
   Params params_;
   const Decomposition& decomposition_;
   HaloExchange halo_;

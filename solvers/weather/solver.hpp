@@ -47,18 +47,21 @@ class WeatherSolver : public Solver {
   // Global mass and total energy (miniWeather's definitions).
   std::pair<double, double> mass_and_energy();
 
- private:
+  // Kernel launch sites. Public only because CUDA does not allow an extended
+  // (__host__ __device__) lambda inside a private member function.
   void initialize_state();
   void initialize_background();
-  void semi_discrete_step(const Field& init, const Field& forcing, const Field& out, double dt,
-                          int axis, PhaseTimer& timer);
-  void fill_ghosts(const Field& state, int axis, PhaseTimer& timer);
   void apply_wall_ghosts(const Field& state, int axis);
   void apply_injection(const Field& state);
   void compute_fluxes(const Field& state, int axis, double dt);
   void apply_tendencies(const Field& init, const Field& forcing, const Field& out, int axis,
                         double dt);
   void compute_derived();
+
+ private:
+  void semi_discrete_step(const Field& init, const Field& forcing, const Field& out, double dt,
+                          int axis, PhaseTimer& timer);
+  void fill_ghosts(const Field& state, int axis, PhaseTimer& timer);
 
   Params params_;
   const Decomposition& decomposition_;

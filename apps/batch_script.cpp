@@ -1,6 +1,8 @@
 // Rendering of the sbatch templates and reading of sweep files.
 #include "apps/batch_script.hpp"
 
+#include "apps/build_info.hpp"
+
 #include "core/error.hpp"
 #include "io/detail/case_text.hpp"
 
@@ -167,7 +169,7 @@ std::string templates_dir(const std::string& program_path) {
   candidates.push_back(
       (fs::path(program_path).parent_path().parent_path() / "share" / "cloudburst" / "slurm")
           .string());
-  candidates.emplace_back(CLOUDBURST_SLURM_DIR);
+  candidates.emplace_back(build::slurm_dir);
   for (const std::string& dir : candidates) {
     if (fs::exists(fs::path(dir) / "cpu.sbatch")) return dir;
   }

@@ -1,6 +1,8 @@
 // `cloudburst info` and `cloudburst --version`.
 #include "apps/commands.hpp"
 
+#include "apps/build_info.hpp"
+
 #include "core/environment.hpp"
 #include "core/types.hpp"
 
@@ -90,7 +92,7 @@ std::string hdf5_library() {
 }  // namespace
 
 std::string version_string() {
-  return CLOUDBURST_VERSION_STRING;
+  return build::version;
 }
 
 int info_command() {
@@ -104,7 +106,7 @@ int info_command() {
             << ExecSpace().concurrency() << ", device: " << device_name() << '\n'
             << "  MPI               " << mpi_library() << '\n'
             << "  HDF5              " << hdf5_library() << '\n'
-            << "  compiler          " << CLOUDBURST_COMPILER << ", C++" << __cplusplus / 100 % 100
+            << "  compiler          " << build::compiler << ", C++" << __cplusplus / 100 % 100
             << '\n'
             << "  real              " << (sizeof(real) == 8 ? "double" : "float") << '\n';
   return 0;

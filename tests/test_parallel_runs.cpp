@@ -3,6 +3,7 @@
 // another rank count) matches an uninterrupted one bit for bit; checkpoints
 // survive SIGKILL, and bad ones are refused with exit 2 and left untouched.
 #include "cli_runner.hpp"
+#include "h5_read.hpp"
 
 #include <hdf5.h>
 
@@ -39,24 +40,6 @@ const std::string case_3d =
     "[time]\ncfl = 0.6\n"
     "[scalar]\nvelocity = [1.0, -0.5, 0.25]\ndiffusivity = 0.002\nlimiter = \"minmod\"\n"
     "[initial]\nwaves = [1, 2, 1]\n";
-
-std::vector<double> read_field(const std::string& file, const std::string& dataset) {
-  const hid_t f = H5Fopen(file.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
-  REQUIRE(f >= 0);
-  const hid_t d = H5Dopen2(f, dataset.c_str(), H5P_DEFAULT);
-  REQUIRE(d >= 0);
-  const hid_t space = H5Dget_space(d);
-  std::vector<double> values(static_cast<size_t>(H5Sget_simple_extent_npoints(space)));
-  REQUIRE(H5Dread(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()) >= 0);
-  H5Sclose(space);
-  H5Dclose(d);
-  H5Fclose(f);
-  return values;
-}
-
-bool bitwise_equal(const std::vector<double>& a, const std::vector<double>& b) {
-  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(double)) == 0;
-}
 
 // Runs `case_text` (plus `args`) on `ranks` ranks into dir/name; returns the result.
 CliResult run_case(const std::string& dir, const std::string& name, const std::string& case_text,

@@ -10,6 +10,7 @@
 // OMPIO's unlocked data sieving on local file systems (open-mpi/ompi#12718,
 // fixed upstream by range locking: fs_ufs_lock_algorithm = 3).
 #include "cli_runner.hpp"
+#include "h5_read.hpp"
 
 #include <hdf5.h>
 
@@ -39,20 +40,6 @@ std::string weather_case(const std::string& name, const std::string& cells, cons
          "\n[grid]\ncells = " + cells + "\n[diagnostics]\nevery_steps = 10\n" + extra;
 }
 
-std::vector<double> read_field(const std::string& file, const std::string& dataset) {
-  const hid_t f = H5Fopen(file.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
-  REQUIRE(f >= 0);
-  const hid_t d = H5Dopen2(f, dataset.c_str(), H5P_DEFAULT);
-  REQUIRE(d >= 0);
-  const hid_t space = H5Dget_space(d);
-  std::vector<double> values(static_cast<size_t>(H5Sget_simple_extent_npoints(space)));
-  REQUIRE(H5Dread(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()) >= 0);
-  H5Sclose(space);
-  H5Dclose(d);
-  H5Fclose(f);
-  return values;
-}
-
 // A scalar double attribute of `object` ("/" or "/solver_state").
 double read_attribute(const std::string& file, const std::string& object, const std::string& name) {
   const hid_t f = H5Fopen(file.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
@@ -64,10 +51,6 @@ double read_attribute(const std::string& file, const std::string& object, const 
   H5Aclose(a);
   H5Fclose(f);
   return value;
-}
-
-bool bitwise_equal(const std::vector<double>& a, const std::vector<double>& b) {
-  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(double)) == 0;
 }
 
 // Every checkpoint field of `file` bitwise equal to that of `reference`;

@@ -1,0 +1,33 @@
+// Reading whole HDF5 datasets in the tests (checkpoint and field files).
+#pragma once
+
+#include <hdf5.h>
+
+#include <catch2/catch_test_macros.hpp>
+
+#include <cstring>
+#include <string>
+#include <vector>
+
+namespace cb::test {
+
+// All values of `dataset` in `file`, converted to double.
+inline std::vector<double> read_field(const std::string& file, const std::string& dataset) {
+  const hid_t f = H5Fopen(file.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+  REQUIRE(f >= 0);
+  const hid_t d = H5Dopen2(f, dataset.c_str(), H5P_DEFAULT);
+  REQUIRE(d >= 0);
+  const hid_t space = H5Dget_space(d);
+  std::vector<double> values(static_cast<size_t>(H5Sget_simple_extent_npoints(space)));
+  REQUIRE(H5Dread(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()) >= 0);
+  H5Sclose(space);
+  H5Dclose(d);
+  H5Fclose(f);
+  return values;
+}
+
+inline bool bitwise_equal(const std::vector<double>& a, const std::vector<double>& b) {
+  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(double)) == 0;
+}
+
+}  // namespace cb::test

@@ -7,6 +7,7 @@
 #include "core/signals.hpp"
 
 #include <cstring>
+#include <exception>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -134,9 +135,14 @@ int main(int argc, char* argv[]) {
   // first moment, so the run stops cleanly (exit 75) instead of dying.
   const bool run = argc > 1 && std::strcmp(argv[1], "run") == 0;
   if (run) cb::install_stop_handlers();
-  // `submit` runs on login nodes, which may have no GPU to start Kokkos on.
-  const bool submit = argc > 1 && std::strcmp(argv[1], "submit") == 0;
-  cb::Environment environment(argc, argv, !submit);
+  // Only run, check and info need Kokkos: --version, --help and `submit` (on a
+  // login node) must work where there is no GPU to start it on.
+  const bool help =
+      argc > 2 && (std::strcmp(argv[2], "--help") == 0 || std::strcmp(argv[2], "-h") == 0);
+  const bool needs_kokkos =
+      argc > 1 && !help &&
+      (run || std::strcmp(argv[1], "check") == 0 || std::strcmp(argv[1], "info") == 0);
+  cb::Environment environment(argc, argv, needs_kokkos);
   const std::vector<std::string> args(argv + 1, argv + argc);
   try {
     return dispatch(args, environment, started_at);
@@ -145,6 +151,10 @@ int main(int argc, char* argv[]) {
     return cb::exit_bad_input;
   } catch (const cb::RunError& e) {
     if (environment.rank() == 0) std::cerr << "cloudburst: run failed: " << e.what() << '\n';
+    return cb::exit_run_failed;
+  } catch (const std::exception& e) {
+    std::cerr << "cloudburst: internal error on rank " << environment.rank() << ": " << e.what()
+              << '\n';
     return cb::exit_run_failed;
   }
 }

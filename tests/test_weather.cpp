@@ -303,14 +303,14 @@ TEST_CASE("3-D thermal is x <-> y symmetric to within the splitting error",
   //   cfl 0.75: 0.101 (rho u)  1.29e-3 ((rho theta)')
   //   cfl 0.375: 0.0179 (rho u) 2.66e-5 ((rho theta)')
   // The bounds below keep a factor 2-4 of margin over these.
-  const int n = 20;
+  constexpr int n = 20;
   std::vector<double> worst, thermodynamic;
   for (double cfl : {1.5, 0.75, 0.375}) {
     const WeatherRun r =
         run(case_params("thermal", {n, n, 10}, "[time]\ncfl = " + std::to_string(cfl) + "\n"), 60.0,
             std::nullopt);
-    const auto mirror_x = [n](int i, int j) { return std::pair{n - 1 - i, j}; };
-    const auto mirror_y = [n](int i, int j) { return std::pair{i, n - 1 - j}; };
+    const auto mirror_x = [](int i, int j) { return std::pair{n - 1 - i, j}; };
+    const auto mirror_y = [](int i, int j) { return std::pair{i, n - 1 - j}; };
     const auto swap_xy = [](int i, int j) { return std::pair{j, i}; };
     double mirrors = 0;
     for (const char* name : {"rho_pert", "rho_theta_pert", "rho_w", "rho_u", "rho_v"}) {

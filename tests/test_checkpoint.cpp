@@ -4,6 +4,7 @@
 #include "core/decomposition.hpp"
 #include "core/error.hpp"
 #include "io/checkpoint.hpp"
+#include "mpi_test_support.hpp"
 
 #include <catch2/catch_test_macros.hpp>
 #include <catch2/matchers/catch_matchers_string.hpp>
@@ -29,43 +30,13 @@ using cb::Int3;
 
 constexpr cb::real sentinel = -7777.0;
 
-int world_rank() {
-  int rank = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  return rank;
-}
+using cb::test::world_rank;
+using cb::test::world_size;
 
-int world_size() {
-  int size = 1;
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
-  return size;
-}
-
-// A fresh directory per test: made by rank 0, shared by name, removed at the end.
-class TempDir {
+// A fresh directory per test, shared by all ranks.
+class TempDir : public cb::test::SharedTempDir {
  public:
-  TempDir() {
-    std::string name;
-    if (world_rank() == 0) {
-      std::string pattern = (fs::temp_directory_path() / "cb_checkpoint_XXXXXX").string();
-      name = mkdtemp(&pattern[0]) != nullptr ? pattern : "";
-    }
-    unsigned long length = name.size();
-    MPI_Bcast(&length, 1, MPI_UNSIGNED_LONG, 0, MPI_COMM_WORLD);
-    name.resize(length);
-    MPI_Bcast(&name[0], static_cast<int>(length), MPI_CHAR, 0, MPI_COMM_WORLD);
-    path_ = name;
-    MPI_Barrier(MPI_COMM_WORLD);
-  }
-  ~TempDir() {
-    MPI_Barrier(MPI_COMM_WORLD);
-    std::error_code ec;
-    if (world_rank() == 0) fs::remove_all(path_, ec);
-  }
-  const std::string& path() const { return path_; }
-
- private:
-  std::string path_;
+  TempDir() : SharedTempDir("cb_checkpoint_") {}
 };
 
 // A value with a full mantissa that depends on the global cell and component.

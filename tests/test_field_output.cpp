@@ -3,6 +3,7 @@
 // restart keeps the series up to its step. Runs at 1 and 2 ranks.
 #include "core/decomposition.hpp"
 #include "io/field_output.hpp"
+#include "mpi_test_support.hpp"
 
 #include <catch2/catch_test_macros.hpp>
 
@@ -25,37 +26,12 @@ namespace {
 namespace fs = std::filesystem;
 using cb::Int3;
 
-int world_rank() {
-  int rank = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  return rank;
-}
+using cb::test::world_rank;
 
-// A fresh directory per test: made by rank 0, shared by name, removed at the end.
-class TempDir {
+// A fresh directory per test, shared by all ranks.
+class TempDir : public cb::test::SharedTempDir {
  public:
-  TempDir() {
-    std::string name;
-    if (world_rank() == 0) {
-      std::string pattern = (fs::temp_directory_path() / "cb_fields_XXXXXX").string();
-      name = mkdtemp(&pattern[0]) != nullptr ? pattern : "";
-    }
-    unsigned long length = name.size();
-    MPI_Bcast(&length, 1, MPI_UNSIGNED_LONG, 0, MPI_COMM_WORLD);
-    name.resize(length);
-    MPI_Bcast(&name[0], static_cast<int>(length), MPI_CHAR, 0, MPI_COMM_WORLD);
-    path_ = name;
-    MPI_Barrier(MPI_COMM_WORLD);
-  }
-  ~TempDir() {
-    MPI_Barrier(MPI_COMM_WORLD);
-    std::error_code ec;
-    if (world_rank() == 0) fs::remove_all(path_, ec);
-  }
-  const std::string& path() const { return path_; }
-
- private:
-  std::string path_;
+  TempDir() : SharedTempDir("cb_fields_") {}
 };
 
 double value_at(long step, int component, int gi, int gj, int gk) {

@@ -5,9 +5,12 @@
 #include "apps/solver_registry.hpp"
 #include "core/driver.hpp"
 #include "core/environment.hpp"
+#include "core/particle_solver.hpp"
 #include "core/signals.hpp"
 #include "io/checkpoint.hpp"
 #include "io/grid_output.hpp"
+#include "io/particle_checkpoint.hpp"
+#include "io/particle_run_output.hpp"
 #include "io/run_params.hpp"
 
 #include <algorithm>
@@ -26,6 +29,7 @@ struct ValidatedCase {
   io::CaseFile file;
   io::CommonParams common;
   PreparedSolver solver;
+  io::ParticleOutputParams particle_output;  // particle solvers only
 };
 
 // Every key of the case is read and checked here; finish() rejects the rest.
@@ -43,8 +47,12 @@ ValidatedCase validate_case(const RunArguments& args) {
               "[output] fields: '" + name + "' is not a field of this solver (" + list + ")" +
                   (best.empty() ? "" : "; did you mean '" + best + "'?"));
   }
+  io::ParticleOutputParams particle_output{common.output_fields, common.control.output_every_steps,
+                                           common.control.output_every_time};
+  if (solver.particles)
+    particle_output = io::read_particle_output_params(file, common.control, common.output_fields);
   file.finish();
-  return {std::move(file), std::move(common), std::move(solver)};
+  return {std::move(file), std::move(common), std::move(solver), std::move(particle_output)};
 }
 
 std::string default_output_dir(const std::string& case_path) {
@@ -153,6 +161,40 @@ RunState restore_from(const std::string& path, Solver& solver, const Decompositi
   return {header.step, header.time, header.dt};
 }
 
+// The same for a particle solver: the atoms go to their owners via load_particles.
+RunState restore_particles_from(const std::string& path, ParticleSolver& solver, MPI_Comm comm) {
+  const io::CheckpointHeader header = io::read_checkpoint_header(path, comm);
+  io::check_particles_compatible(path, header, solver.name(), solver.box(), solver.total_atoms());
+  solver.load_particles(io::read_particle_checkpoint(path, comm));
+  solver.restore(header.scalars);
+  return {header.step, header.time, header.dt};
+}
+
+std::string describe_particles(ParticleSolver& solver, const Decomposition& d) {
+  const ParticleBox& box = solver.box();
+  char text[256];
+  std::snprintf(
+      text, sizeof text,
+      "%lld atoms in the box [%g, %g] x [%g, %g] x [%g, %g] on %d rank(s) as %d x %d x %d",
+      static_cast<long long>(solver.total_atoms()), box.lo[0], box.hi[0], box.lo[1], box.hi[1],
+      box.lo[2], box.hi[2], d.size(), d.dims()[0], d.dims()[1], d.dims()[2]);
+  return text;
+}
+
+// Particle output for a ParticleSolver, grid output for the others.
+std::unique_ptr<RunOutput> make_output(const ValidatedCase& c, Solver& solver,
+                                       ParticleSolver* particles, const Decomposition& d,
+                                       const io::OutputPaths& paths, const RunState& state,
+                                       Log& log) {
+  if (particles)
+    return std::make_unique<io::ParticleRunOutput>(*particles, d.comm(), paths,
+                                                   run_header(c, solver), c.common.checkpoint_keep,
+                                                   c.particle_output, c.common.control, state, log);
+  return std::make_unique<io::GridRunOutput>(solver, d, paths, run_header(c, solver),
+                                             c.common.checkpoint_keep, c.common.output_fields,
+                                             state.step, log);
+}
+
 // Every resolved key, grouped by section in order of first appearance.
 void print_resolved(const std::vector<io::ResolvedEntry>& entries) {
   std::vector<std::string> sections;
@@ -189,21 +231,28 @@ int run_command(const RunArguments& args, const Environment& environment) {
   Decomposition decomposition(MPI_COMM_WORLD, c.solver.geometry.cells, c.solver.geometry.periodic,
                               c.common.parallel.ranks);
   std::unique_ptr<Solver> solver = c.solver.create(decomposition);
+  auto* particles = dynamic_cast<ParticleSolver*>(solver.get());
   RunState state;
   if (!restart.empty()) {
     const double read_begin = wall_seconds();
-    state = restore_from(restart, *solver, decomposition);
+    state = particles ? restore_particles_from(restart, *particles, decomposition.comm())
+                      : restore_from(restart, *solver, decomposition);
     // Writing takes about as long as reading: the first estimate for the margin.
     wall_limit.checkpoint_estimate = wall_seconds() - read_begin;
   }
   const std::vector<std::string> device_map = environment.device_map(MPI_COMM_WORLD);
 
-  io::create_output_directories(paths, decomposition.comm());
+  if (particles)
+    io::create_particle_output_directories(paths, decomposition.comm());
+  else
+    io::create_output_directories(paths, decomposition.comm());
   log.open_file(paths.run_log());
   log.line("cloudburst " + version_string() + ": " + solver->name() + " case '" +
            solver->case_name() + "' from " + args.case_path);
   log.line(start_line(restart, state.step));
-  log.line(describe_grid(decomposition) + ", Kokkos " + kokkos_backend_name());
+  log.line(
+      (particles ? describe_particles(*particles, decomposition) : describe_grid(decomposition)) +
+      ", Kokkos " + kokkos_backend_name());
   for (const std::string& line : device_map) log.line("device: " + line);
   if (wall_limit.deadline > 0.0) {
     log.line("wall-time limit: " + local_time_text(wall_limit.deadline) + " (" + wall_limit.source +
@@ -217,13 +266,17 @@ int run_command(const RunArguments& args, const Environment& environment) {
                   c.common.control.checkpoint_every_minutes);
     log.line(every);
   }
-  io::GridRunOutput output(*solver, decomposition, paths, run_header(c, *solver),
-                           c.common.checkpoint_keep, c.common.output_fields, state.step, log);
+  std::unique_ptr<RunOutput> output =
+      make_output(c, *solver, particles, decomposition, paths, state, log);
   install_stop_handlers();
-  Driver driver(*solver, output, c.common.control, decomposition.comm(), log);
+  Driver driver(*solver, *output, c.common.control, decomposition.comm(), log);
   driver.set_wall_time_limit(wall_limit);
   const int code = driver.run(state);
-  log.line("results in " + paths.root + " (diagnostics.csv, checkpoints/, fields.xmf)");
+  auto* particle_output = dynamic_cast<io::ParticleRunOutput*>(output.get());
+  if (particle_output && code == exit_ok) particle_output->write_data_file(state);
+  log.line("results in " + paths.root +
+           (particles ? " (diagnostics.csv, checkpoints/, dumps/, particles.xmf)"
+                      : " (diagnostics.csv, checkpoints/, fields.xmf)"));
   return code;
 }
 

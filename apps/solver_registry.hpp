@@ -20,6 +20,9 @@ struct PreparedSolver {
   std::function<double(int ranks)> field_bytes_per_rank;
   std::optional<double> initial_dt;  // when known before allocation
   std::vector<std::string> output_field_names;
+  // A ParticleSolver (MD): the run reads [dump] and [output] write_data and
+  // writes particle output; output_field_names = io::particle_output_names(...).
+  bool particles = false;
   std::function<std::unique_ptr<Solver>(const Decomposition&)> create;
 };
 

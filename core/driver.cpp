@@ -140,6 +140,7 @@ Driver::Driver(Solver& solver, RunOutput& output, const RunControl& control, MPI
   int rank = 0;
   MPI_Comm_rank(comm_, &rank);
   is_root_ = rank == 0;
+  solver_.attach_log(&log_);
 }
 
 bool Driver::finished(const RunState& state) const {

@@ -25,6 +25,12 @@ struct HostParticles {
   std::vector<int> type;          // 1-based, as LAMMPS numbers types
   std::vector<double> x, v;       // 3 per atom, unwrapped into the box
   std::vector<int> image;         // 3 per atom, LAMMPS image flags
+  // Optional: positions at the last neighbour-list build, 3 per atom (empty
+  // when not known). A checkpoint that stores and returns them lets a particle
+  // solver restart bit for bit between two rebuilds on the same rank count
+  // (the owner of an atom and the skin check follow them); without them the
+  // restart agrees to round-off. Not an output quantity.
+  std::vector<double> x_build;
   std::size_t size() const { return id.size(); }
 };
 

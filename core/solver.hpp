@@ -27,6 +27,8 @@ struct GridGeometry {
   long long total_cells() const { return 1LL * cells[0] * cells[1] * cells[2]; }
 };
 
+class Log;
+
 class Solver {
  public:
   virtual ~Solver() = default;
@@ -56,6 +58,9 @@ class Solver {
 
   // Lines printed at the end of a run (e.g. the weather solver's d_mass, d_te).
   virtual std::vector<std::string> summary_lines() { return {}; }
+  // The run's log (rank-0 console, mirrored into <out>/run.log), for a solver
+  // that prints lines as it runs (the MD thermo rows). The driver attaches it.
+  virtual void attach_log(Log* /*log*/) {}
 
   virtual const GridGeometry& geometry() const = 0;
   virtual int halo() const = 0;

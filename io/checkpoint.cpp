@@ -2,6 +2,7 @@
 #include "io/checkpoint.hpp"
 
 #include "core/error.hpp"
+#include "io/detail/checkpoint_file.hpp"
 #include "io/detail/h5_fields.hpp"
 
 #include <fcntl.h>
@@ -14,6 +15,7 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <functional>
 #include <sstream>
 
 namespace cb::io {
@@ -25,6 +27,7 @@ using detail::H5Error;
 using detail::H5Handle;
 
 constexpr const char* fields_group = "fields";
+constexpr const char* particles_group = "particles";
 constexpr const char* solver_state_group = "solver_state";
 
 int rank_of(MPI_Comm comm) {
@@ -79,20 +82,27 @@ void write_root_attributes(hid_t file, const CheckpointHeader& header, int ranks
   write_attribute(file, "kokkos_backend", header.kokkos_backend);
 }
 
-void write_checkpoint_file(const std::string& partial, const Decomposition& decomposition,
+// The /fields group of a grid checkpoint: geometry attributes and one global
+// dataset per field.
+void write_fields_group(hid_t file, const Decomposition& decomposition,
+                        const CheckpointHeader& header, const std::vector<FieldComponent>& fields) {
+  H5Handle group = detail::create_group(file, fields_group);
+  detail::write_attribute(group, "cells", header.geometry.cells);
+  detail::write_attribute(group, "lo", header.geometry.lo);
+  detail::write_attribute(group, "hi", header.geometry.hi);
+  detail::write_attribute(group, "periodic", header.geometry.periodic);
+  detail::write_field_datasets(group, decomposition, fields);
+}
+
+void write_checkpoint_file(const std::string& partial, MPI_Comm comm,
                            const CheckpointHeader& header,
-                           const std::vector<FieldComponent>& fields) {
+                           const std::function<void(hid_t file)>& body) {
   detail::QuietH5Errors quiet;  // failures are reported in the RunError instead
-  H5Handle file = detail::create_file(partial, decomposition.comm());
-  write_root_attributes(file, header, decomposition.size());
-  {
-    H5Handle group = detail::create_group(file, fields_group);
-    detail::write_attribute(group, "cells", header.geometry.cells);
-    detail::write_attribute(group, "lo", header.geometry.lo);
-    detail::write_attribute(group, "hi", header.geometry.hi);
-    detail::write_attribute(group, "periodic", header.geometry.periodic);
-    detail::write_field_datasets(group, decomposition, fields);
-  }
+  int ranks = 1;
+  MPI_Comm_size(comm, &ranks);
+  H5Handle file = detail::create_file(partial, comm);
+  write_root_attributes(file, header, ranks);
+  body(file);
   {
     H5Handle state = detail::create_group(file, solver_state_group);
     for (const auto& [name, value] : header.scalars) detail::write_attribute(state, name, value);
@@ -148,6 +158,7 @@ std::string pack(const CheckpointHeader& header) {
   packer.put(header.dt);
   packer.put(header.ranks);
   packer.put(header.geometry);
+  packer.put(header.atoms);
   packer.put(std::uint64_t(header.scalars.size()));
   for (const auto& [name, value] : header.scalars) {
     packer.put(name);
@@ -168,6 +179,7 @@ CheckpointHeader unpack(const std::string& bytes) {
   unpacker.get(header.dt);
   unpacker.get(header.ranks);
   unpacker.get(header.geometry);
+  unpacker.get(header.atoms);
   std::uint64_t count = 0;
   unpacker.get(count);
   header.scalars.resize(count);
@@ -192,7 +204,10 @@ CheckpointHeader read_attributes(hid_t file) {
   header.code_version = read_string_attribute(file, "code_version");
   header.ranks = static_cast<int>(read_long_attribute(file, "ranks"));
   header.kokkos_backend = read_string_attribute(file, "kokkos_backend");
-  H5Handle group = open_group(file, fields_group);
+  // A grid checkpoint describes its grid in /fields, a particle one its box in /particles.
+  const bool particles = !has_link(file, fields_group) && has_link(file, particles_group);
+  H5Handle group = open_group(file, particles ? particles_group : fields_group);
+  if (particles) header.atoms = read_long_attribute(group, "atoms");
   header.geometry.cells = read_int3_attribute(group, "cells");
   header.geometry.lo = read_real3_attribute(group, "lo");
   header.geometry.hi = read_real3_attribute(group, "hi");
@@ -299,14 +314,21 @@ void write_checkpoint(const std::string& path, const Decomposition& decompositio
                       const CheckpointHeader& header, const std::vector<FieldComponent>& fields) {
   if (header.geometry.cells != decomposition.global_cells())
     throw std::invalid_argument("write_checkpoint: header grid differs from the decomposition");
-  MPI_Comm comm = decomposition.comm();
-  const bool root = decomposition.rank() == 0;
+  detail::write_checkpoint_atomically(path, decomposition.comm(), header, [&](hid_t file) {
+    write_fields_group(file, decomposition, header, fields);
+  });
+}
+
+void detail::write_checkpoint_atomically(const std::string& path, MPI_Comm comm,
+                                         const CheckpointHeader& header,
+                                         const std::function<void(hid_t file)>& body) {
+  const bool root = rank_of(comm) == 0;
   const std::string partial = path + ".partial";
 
   std::string error = detail::first_error(comm, root ? prepare_directory(path) : "");
   if (error.empty()) {
     try {
-      write_checkpoint_file(partial, decomposition, header, fields);
+      write_checkpoint_file(partial, comm, header, body);
     } catch (const std::exception& e) {
       error = e.what();
     }

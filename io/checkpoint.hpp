@@ -7,6 +7,7 @@
 #include "core/decomposition.hpp"
 #include "core/solver.hpp"
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <utility>
@@ -26,11 +27,12 @@ struct CheckpointHeader {
   long step = 0;
   double time = 0.0;
   double dt = 0.0;
-  std::string case_text;       // the fully resolved case
+  std::string case_text;  // the fully resolved case
   std::string code_version;
   int ranks = 1;
   std::string kokkos_backend;
-  GridGeometry geometry;       // /fields attributes: cells, lo, hi, periodic
+  GridGeometry geometry;   // /fields (or /particles) attributes: cells, lo, hi, periodic
+  std::int64_t atoms = 0;  // particle checkpoints: /particles attribute `atoms`; grids: 0
   std::vector<std::pair<std::string, double>> scalars;  // solver state for exact restart
 };
 

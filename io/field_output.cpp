@@ -6,6 +6,7 @@
 
 #include "core/error.hpp"
 #include "io/detail/h5_fields.hpp"
+#include "io/detail/text_format.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -59,17 +60,7 @@ std::string write_fields_file(const std::string& path, const Decomposition& deco
 
 // Step of `fields_<digits>.h5`, or -1 for any other name.
 long step_of(const std::string& name) {
-  const std::string prefix = "fields_", suffix = ".h5";
-  if (name.size() <= prefix.size() + suffix.size() || name.rfind(prefix, 0) != 0 ||
-      name.compare(name.size() - suffix.size(), suffix.size(), suffix) != 0)
-    return -1;
-  const std::string digits =
-      name.substr(prefix.size(), name.size() - prefix.size() - suffix.size());
-  const bool numeric =
-      digits.size() <= 18 && std::all_of(digits.begin(), digits.end(),
-                                         [](unsigned char c) { return std::isdigit(c) != 0; });
-  if (!numeric) return -1;
-  return std::stol(digits);
+  return detail::step_in_file_name(name, "fields_", ".h5");
 }
 
 // Time and dataset names of an existing fields file; false when it is unreadable.
@@ -85,35 +76,8 @@ bool scan_fields_file(const std::string& path, double& time, std::vector<std::st
   }
 }
 
-std::string format_number(double value) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.15g", value);
-  if (std::strtod(text, nullptr) != value) std::snprintf(text, sizeof text, "%.17g", value);
-  return text;
-}
-
-std::string xml_escape(const std::string& text) {
-  std::string out;
-  for (char c : text) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out;
-}
+using detail::format_number;
+using detail::xml_escape;
 
 // Three numbers in XDMF's slowest-first (z, y, x) order.
 template <class Array, class Op>

@@ -2,9 +2,7 @@
 
 #include "core/error.hpp"
 
-#include <cstdio>
 #include <filesystem>
-#include <sstream>
 
 namespace cb::io {
 namespace fs = std::filesystem;
@@ -23,20 +21,6 @@ void create_output_directories(const OutputPaths& paths, MPI_Comm comm) {
   if (failed) throw InputError(paths.root + ": cannot create the output directory");
 }
 
-void truncate_csv_after(const std::string& path, long last_step) {
-  std::ifstream in(path);
-  if (!in) return;
-  std::ostringstream kept;
-  std::string line;
-  bool first = true;
-  while (std::getline(in, line)) {
-    if (first || line.empty() || std::stol(line) <= last_step) kept << line << '\n';
-    first = false;
-  }
-  in.close();
-  std::ofstream(path, std::ios::trunc) << kept.str();
-}
-
 GridRunOutput::GridRunOutput(Solver& solver, const Decomposition& decomposition, OutputPaths paths,
                              CheckpointHeader header, int keep,
                              std::vector<std::string> field_names, long first_step, Log& log)
@@ -47,16 +31,8 @@ GridRunOutput::GridRunOutput(Solver& solver, const Decomposition& decomposition,
       keep_(keep),
       field_names_(std::move(field_names)),
       fields_(paths_.root, decomposition, solver.geometry(), first_step),
-      log_(log) {
-  if (decomposition_.rank() != 0) return;
-  if (first_step > 0) {
-    truncate_csv_after(paths_.diagnostics_csv(), first_step);
-    csv_has_header_ = fs::exists(paths_.diagnostics_csv());
-    csv_.open(paths_.diagnostics_csv(), std::ios::app);
-  } else {
-    csv_.open(paths_.diagnostics_csv(), std::ios::trunc);
-  }
-}
+      log_(log),
+      csv_(paths_.diagnostics_csv(), first_step, decomposition.rank() == 0) {}
 
 std::vector<FieldComponent> GridRunOutput::selected_fields() {
   std::vector<FieldComponent> all = solver_.output_fields();
@@ -91,25 +67,7 @@ void GridRunOutput::write_fields(const RunState& state) {
 
 void GridRunOutput::append_diagnostics(const RunState& state,
                                        const std::vector<Diagnostic>& values) {
-  if (decomposition_.rank() != 0) return;
-  char number[64];
-  if (!csv_has_header_) {
-    csv_ << "step,time,dt";
-    for (const Diagnostic& d : values) csv_ << ',' << d.name;
-    csv_ << '\n';
-    csv_has_header_ = true;
-  }
-  std::snprintf(number, sizeof number, "%ld,%.17g,%.17g", state.step, state.time, state.dt);
-  csv_ << number;
-  std::string line = "diagnostics: step " + std::to_string(state.step);
-  for (const Diagnostic& d : values) {
-    std::snprintf(number, sizeof number, "%.17g", d.value);
-    csv_ << ',' << number;
-    std::snprintf(number, sizeof number, "  %s = %.10g", d.name.c_str(), d.value);
-    line += number;
-  }
-  csv_ << '\n' << std::flush;
-  log_.line(line);
+  csv_.append(state, values, log_);
 }
 
 }  // namespace cb::io

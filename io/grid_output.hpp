@@ -6,9 +6,9 @@
 #include "core/log.hpp"
 #include "core/run_output.hpp"
 #include "io/checkpoint.hpp"
+#include "io/diagnostics_csv.hpp"
 #include "io/field_output.hpp"
 
-#include <fstream>
 #include <memory>
 #include <string>
 #include <vector>
@@ -50,11 +50,7 @@ class GridRunOutput : public RunOutput {
   std::vector<std::string> field_names_;
   FieldOutput fields_;
   Log& log_;
-  std::ofstream csv_;
-  bool csv_has_header_ = false;
+  DiagnosticsCsv csv_;
 };
-
-// Keeps the header and the rows whose first column (step) is <= last_step.
-void truncate_csv_after(const std::string& path, long last_step);
 
 }  // namespace cb::io

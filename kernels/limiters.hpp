@@ -7,7 +7,7 @@
 
 namespace cb::kernels {
 
-enum class Limiter : int { none, minmod, van_leer };
+enum class Limiter : int { none, minmod, van_leer, mc };
 
 // Unlimited central slope (Fromm's scheme): second order, not monotone.
 template <class T>
@@ -30,6 +30,15 @@ KOKKOS_INLINE_FUNCTION T slope_van_leer(T dl, T dr) {
   return T(2) * product / (dl + dr);
 }
 
+// Monotonized central (van Leer 1977): minmod(2 dl, (dl + dr) / 2, 2 dr).
+template <class T>
+KOKKOS_INLINE_FUNCTION T slope_mc(T dl, T dr) {
+  if (dl * dr <= T(0)) return T(0);
+  const T size = math::min(math::min(T(2) * math::fabs(dl), T(2) * math::fabs(dr)),
+                           T(0.5) * math::fabs(dl + dr));
+  return dl > T(0) ? size : -size;
+}
+
 template <class T>
 KOKKOS_INLINE_FUNCTION T limited_slope(Limiter limiter, T dl, T dr) {
   switch (limiter) {
@@ -37,6 +46,8 @@ KOKKOS_INLINE_FUNCTION T limited_slope(Limiter limiter, T dl, T dr) {
       return slope_minmod(dl, dr);
     case Limiter::van_leer:
       return slope_van_leer(dl, dr);
+    case Limiter::mc:
+      return slope_mc(dl, dr);
     case Limiter::none:
       break;
   }

@@ -19,6 +19,17 @@ cloudburst_test(test_checkpoint SOURCES test_checkpoint.cpp
   LIBS cloudburst::io cloudburst_hdf5 RANKS 1 2 4 LABELS "io;mpi")
 cloudburst_test(test_field_output SOURCES test_field_output.cpp
   LIBS cloudburst::io cloudburst_hdf5 RANKS 1 2 LABELS "io;mpi")
+# particle I/O (issue 7): LAMMPS data files, dumps, XDMF particles, particle
+# checkpoints -- with a stand-in solver (tests/fake_particle_solver.hpp)
+cloudburst_test(test_lammps_data SOURCES test_lammps_data.cpp
+  LIBS cloudburst::io cloudburst_hdf5 RANKS 1 2 LABELS "io;mpi;lammps")
+cloudburst_test(test_particle_io SOURCES test_particle_io.cpp
+  LIBS cloudburst::io cloudburst_hdf5 RANKS 1 2 4 LABELS "io;mpi;checkpoint;particles")
+# ... and through whole MD runs of `cloudburst` (dumps, XDMF, data file, restart
+# on another rank count, bad output input)
+cloudburst_test(test_particle_runs SOURCES test_particle_runs.cpp cli_runner.cpp
+  LIBS cloudburst::io cloudburst_hdf5 RANKS 1 LABELS "cli;mpi;restart;particles")
+add_dependencies(test_particle_runs cloudburst)
 
 # solvers
 cloudburst_test(test_scalar SOURCES test_scalar.cpp
@@ -42,6 +53,15 @@ foreach(t test_weather test_weather_runs)
   add_dependencies(${t} cloudburst)
 endforeach()
 
+# CFD solver (issue 6): kernels, conservation and bad input; whole runs under mpiexec
+cloudburst_test(test_cfd SOURCES test_cfd.cpp cli_runner.cpp
+  LIBS cloudburst::cfd RANKS 1 LABELS "solver;validation;cfd")
+cloudburst_test(test_cfd_runs SOURCES test_cfd_runs.cpp cli_runner.cpp
+  LIBS cloudburst_hdf5 RANKS 1 LABELS "cli;mpi;restart;cfd")
+foreach(t test_cfd test_cfd_runs)
+  add_dependencies(${t} cloudburst)
+endforeach()
+
 # batch use (issue 5): wall-time limits, submit --dry-run, quoting, the requeue
 # wrapper -- all without a cluster
 cloudburst_test(test_batch SOURCES test_batch.cpp cli_runner.cpp
@@ -60,3 +80,21 @@ add_test(NAME test_slurm
   WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
 set_tests_properties(test_slurm PROPERTIES ENVIRONMENT "${CLOUDBURST_TEST_ENV}" LABELS "slurm;batch"
   PROCESSORS 2 RESOURCE_LOCK slurm TIMEOUT 600 SKIP_RETURN_CODE 4)
+
+# CFD validation (issue 6): the exact Riemann solver (validation/cfd) against
+# Toro's tables, then the case files of cases/cfd run by `cloudburst` against
+# exact solutions and symmetries (validation/report.md has the long runs)
+cloudburst_test(test_cfd_validation SOURCES test_cfd_validation.cpp test_cfd_exact_riemann.cpp
+  cli_runner.cpp LIBS cloudburst_hdf5 RANKS 1 LABELS "validation;cfd")
+target_include_directories(test_cfd_validation PRIVATE ${PROJECT_SOURCE_DIR})
+add_dependencies(test_cfd_validation cloudburst)
+# about 2 min of CPU on one core (measured, Release); wall time grows when cores are shared
+set_tests_properties(test_cfd_validation PROPERTIES TIMEOUT 1200)
+
+# MD engine (issue 7): kernels and lattice/velocity setup against LAMMPS's
+# numbers; whole runs (bench/in.lj and melt thermo on 1, 2, 4 ranks, NVE
+# drift, restart, thin decomposition refused)
+cloudburst_test(test_md SOURCES test_md.cpp LIBS cloudburst::md RANKS 1 LABELS "md;kernels;solver")
+cloudburst_test(test_md_runs SOURCES test_md_runs.cpp cli_runner.cpp
+  LIBS cloudburst_hdf5 RANKS 1 LABELS "md;cli;mpi;restart;validation")
+add_dependencies(test_md_runs cloudburst)

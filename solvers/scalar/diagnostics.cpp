@@ -1,5 +1,6 @@
 // Diagnostics of the scalar solver: total mass (conserved to round-off on a
 // periodic grid), extrema, and the error norms against the exact solution.
+#include "core/non_finite.hpp"
 #include "solvers/scalar/solver.hpp"
 
 #include <mpi.h>
@@ -84,25 +85,7 @@ std::vector<Diagnostic> ScalarSolver::diagnostics(double time) {
 }
 
 std::string ScalarSolver::locate_non_finite() {
-  const CellGeometry cell = cell_geometry();
-  const Index3 n = to_index3(params_.geometry.cells);
-  const Field q = q_;
-  long long first = LLONG_MAX;
-  Kokkos::parallel_reduce(
-      "scalar::find_non_finite", owned_cells(decomposition_.local_cells(), ghost_),
-      KOKKOS_LAMBDA(int k, int j, int i, long long& m) {
-        if (math::isfinite(q(0, k, j, i))) return;
-        const long long gi = i + cell.shift[0], gj = j + cell.shift[1], gk = k + cell.shift[2];
-        const long long index = (gk * n.y + gj) * n.x + gi;
-        if (index < m) m = index;
-      },
-      Kokkos::Min<long long>(first));
-  long long global = LLONG_MAX;
-  MPI_Allreduce(&first, &global, 1, MPI_LONG_LONG, MPI_MIN, decomposition_.comm());
-  if (global == LLONG_MAX) return "";
-  const long long i = global % n.x, j = (global / n.x) % n.y, k = global / (long(n.x) * n.y);
-  return "q at cell (i, j, k) = (" + std::to_string(i) + ", " + std::to_string(j) + ", " +
-         std::to_string(k) + ")";
+  return first_non_finite(q_, {"q"}, decomposition_, ghost_);
 }
 
 }  // namespace cb::scalar

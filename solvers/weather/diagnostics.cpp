@@ -3,6 +3,7 @@
 // on the kinetic term, as in miniWeather, so the figures compare), reported as
 // relative changes d_mass and d_te; plus extrema of theta' and w. Also the
 // derived output fields and the checkpoint contents.
+#include "core/non_finite.hpp"
 #include "solvers/weather/solver.hpp"
 
 #include <mpi.h>
@@ -114,28 +115,9 @@ std::vector<std::string> WeatherSolver::summary_lines() {
 }
 
 std::string WeatherSolver::locate_non_finite() {
-  const Field s = state_;
-  const int nvars = params_.variables();
-  const LocalGrid grid = local_grid();
-  long long first = LLONG_MAX;
-  Kokkos::parallel_reduce(
-      "weather::find_non_finite", owned_cells(decomposition_.local_cells(), ghost_),
-      KOKKOS_LAMBDA(int k, int j, int i, long long& m) {
-        for (int v = 0; v < nvars; ++v) {
-          if (math::isfinite(s(v, k, j, i))) continue;
-          const long long gi = i + grid.shift[0], gj = j + grid.shift[1], gk = k + grid.shift[2];
-          const long long index = ((gk * grid.cells[1] + gj) * grid.cells[0] + gi) * 8 + v;
-          if (index < m) m = index;
-        }
-      },
-      Kokkos::Min<long long>(first));
-  long long global = LLONG_MAX;
-  MPI_Allreduce(&first, &global, 1, MPI_LONG_LONG, MPI_MIN, decomposition_.comm());
-  if (global == LLONG_MAX) return "";
-  const char* names[5] = {"rho_pert", "rho_u", "rho_w", "rho_theta_pert", "rho_v"};
-  const long long cell = global / 8, nx = grid.cells[0], ny = grid.cells[1];
-  return std::string(names[global % 8]) + " at cell (i, j, k) = (" + std::to_string(cell % nx) +
-         ", " + std::to_string((cell / nx) % ny) + ", " + std::to_string(cell / (nx * ny)) + ")";
+  std::vector<std::string> names = {"rho_pert", "rho_u", "rho_w", "rho_theta_pert", "rho_v"};
+  names.resize(params_.variables());
+  return first_non_finite(state_, names, decomposition_, ghost_);
 }
 
 void WeatherSolver::compute_derived() {

@@ -54,17 +54,6 @@ WeatherSolver::WeatherSolver(const Params& params, const Decomposition& decompos
   te0_ = te;
 }
 
-LocalGrid WeatherSolver::local_grid() const {
-  LocalGrid g{};
-  for (int a = 0; a < 3; ++a) {
-    g.lo[a] = params_.geometry.lo[a];
-    g.h[a] = params_.geometry.spacing(a);
-    g.shift[a] = decomposition_.offset()[a] - ghost_[a];
-    g.cells[a] = params_.geometry.cells[a];
-  }
-  return g;
-}
-
 // Background columns, as miniWeather computes them: cell values from the
 // centre height (summed with the quadrature weights), interface values exact.
 void WeatherSolver::initialize_background() {

@@ -7,6 +7,7 @@
 
 #include "core/decomposition.hpp"
 #include "core/halo.hpp"
+#include "core/local_grid.hpp"
 #include "core/solver.hpp"
 #include "solvers/weather/params.hpp"
 
@@ -14,15 +15,6 @@ namespace cb::weather {
 
 using Column = Kokkos::View<double*, MemSpace>;  // background profile over padded k
 
-// Global-index geometry of this rank's padded cells, for device code.
-struct LocalGrid {
-  double lo[3], h[3];
-  int shift[3];  // global index = padded index + shift
-  int cells[3];  // global cells
-  KOKKOS_INLINE_FUNCTION double center(int axis, int index) const {
-    return lo[axis] + (index + shift[axis] + 0.5) * h[axis];
-  }
-};
 
 class WeatherSolver : public Solver {
  public:
@@ -43,7 +35,7 @@ class WeatherSolver : public Solver {
   int halo() const override { return halo_width; }
   double work_per_step() const override { return double(params_.geometry.total_cells()); }
 
-  LocalGrid local_grid() const;
+  LocalGrid local_grid() const { return make_local_grid(params_.geometry, decomposition_, ghost_); }
   // Global mass and total energy (miniWeather's definitions).
   std::pair<double, double> mass_and_energy();
 

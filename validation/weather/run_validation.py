@@ -566,15 +566,32 @@ def write_report(args, runs, outdirs, reference):
               "```", "",
               "Run outputs go to `output/validation/` (or `--work-dir`); `--reuse` picks up "
               "finished runs.", ""]
-    with open(os.path.join(VALIDATION, "report.md"), "w") as f:
-        f.write("\n".join(lines))
+    write_weather_section(os.path.join(VALIDATION, "report.md"), "\n".join(lines))
     return measures
+
+
+WEATHER_END = "<!-- end of the weather section -->"
+
+
+def write_weather_section(path, text):
+    """The weather section opens the report; the other solvers' sections after
+    its end marker are kept."""
+    rest = ""
+    if os.path.isfile(path):
+        with open(path) as f:
+            old = f.read()
+        if WEATHER_END in old:
+            rest = old.split(WEATHER_END, 1)[1]
+    with open(path, "w") as f:
+        f.write(text + "\n" + WEATHER_END + rest)
 
 
 def make_figures(runs, outdirs, measures, reference_front):
     os.makedirs(FIGURES, exist_ok=True)
-    for old in glob.glob(os.path.join(FIGURES, "*.png")):
-        os.remove(old)
+    for old in glob.glob(os.path.join(FIGURES, "*_theta.png")) + \
+            [os.path.join(FIGURES, "straka_surface.png")]:
+        if os.path.isfile(old):
+            os.remove(old)
     by_name = {run.name: run for run in runs}
     for name, title in (("thermal_2d", "Rising thermal"), ("collision_2d", "Colliding thermals"),
                         ("robert_2d", "Robert (1993) thermal")):

@@ -1,0 +1,57 @@
+#include "io/diagnostics_csv.hpp"
+
+#include <cstdio>
+#include <filesystem>
+#include <sstream>
+
+namespace cb::io {
+
+void truncate_csv_after(const std::string& path, long last_step) {
+  std::ifstream in(path);
+  if (!in) return;
+  std::ostringstream kept;
+  std::string line;
+  bool first = true;
+  while (std::getline(in, line)) {
+    if (first || line.empty() || std::stol(line) <= last_step) kept << line << '\n';
+    first = false;
+  }
+  in.close();
+  std::ofstream(path, std::ios::trunc) << kept.str();
+}
+
+DiagnosticsCsv::DiagnosticsCsv(const std::string& path, long first_step, bool root) : root_(root) {
+  if (!root_) return;
+  if (first_step > 0) {
+    truncate_csv_after(path, first_step);
+    has_header_ = std::filesystem::exists(path);
+    csv_.open(path, std::ios::app);
+  } else {
+    csv_.open(path, std::ios::trunc);
+  }
+}
+
+void DiagnosticsCsv::append(const RunState& state, const std::vector<Diagnostic>& values,
+                            Log& log) {
+  if (!root_) return;
+  char number[64];
+  if (!has_header_) {
+    csv_ << "step,time,dt";
+    for (const Diagnostic& d : values) csv_ << ',' << d.name;
+    csv_ << '\n';
+    has_header_ = true;
+  }
+  std::snprintf(number, sizeof number, "%ld,%.17g,%.17g", state.step, state.time, state.dt);
+  csv_ << number;
+  std::string line = "diagnostics: step " + std::to_string(state.step);
+  for (const Diagnostic& d : values) {
+    std::snprintf(number, sizeof number, "%.17g", d.value);
+    csv_ << ',' << number;
+    std::snprintf(number, sizeof number, "  %s = %.10g", d.name.c_str(), d.value);
+    line += number;
+  }
+  csv_ << '\n' << std::flush;
+  log.line(line);
+}
+
+}  // namespace cb::io

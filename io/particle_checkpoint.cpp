@@ -1,0 +1,130 @@
+// Particle checkpoints: layout in docs/checkpoint-format.md.
+#include "io/particle_checkpoint.hpp"
+
+#include "core/error.hpp"
+#include "io/detail/checkpoint_file.hpp"
+#include "io/detail/h5_fields.hpp"
+#include "io/detail/particle_arrays.hpp"
+
+#include <filesystem>
+#include <sstream>
+
+namespace cb::io {
+namespace {
+
+using detail::H5Handle;
+using detail::RowSlice;
+
+constexpr const char* particles_group = "particles";
+
+void write_particles_group(hid_t file, const CheckpointHeader& header, const HostParticles& owned,
+                           const RowSlice& slice, bool with_build) {
+  H5Handle group = detail::create_group(file, particles_group);
+  detail::write_attribute(group, "cells", header.geometry.cells);
+  detail::write_attribute(group, "lo", header.geometry.lo);
+  detail::write_attribute(group, "hi", header.geometry.hi);
+  detail::write_attribute(group, "periodic", header.geometry.periodic);
+  detail::write_attribute(group, "atoms", long(slice.total));
+  detail::write_rows(group, "id", H5T_STD_I64LE, H5T_NATIVE_INT64, 1, slice, owned.id.data());
+  detail::write_rows(group, "type", H5T_STD_I32LE, H5T_NATIVE_INT, 1, slice, owned.type.data());
+  detail::write_rows(group, "x", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 3, slice, owned.x.data());
+  detail::write_rows(group, "v", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 3, slice, owned.v.data());
+  detail::write_rows(group, "image", H5T_STD_I32LE, H5T_NATIVE_INT, 3, slice, owned.image.data());
+  if (with_build) {
+    detail::write_rows(group, "x_build", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 3, slice,
+                       owned.x_build.data());
+  }
+}
+
+void check_sizes(const HostParticles& atoms) {
+  const std::size_t n = atoms.id.size();
+  if (atoms.type.size() != n || atoms.x.size() != 3 * n || atoms.v.size() != 3 * n ||
+      atoms.image.size() != 3 * n)
+    throw std::invalid_argument("HostParticles: arrays of inconsistent length");
+}
+
+std::string describe(const Real3& lo, const Real3& hi, const Bool3& periodic, std::int64_t atoms) {
+  std::ostringstream text;
+  text.precision(17);
+  text << atoms << " atoms in ";
+  for (int axis = 0; axis < 3; ++axis)
+    text << (axis > 0 ? " x " : "") << "[" << lo[axis] << ", " << hi[axis] << "]";
+  text << ", periodic (x, y, z) = (" << periodic[0] << ", " << periodic[1] << ", " << periodic[2]
+       << ")";
+  return text.str();
+}
+
+}  // namespace
+
+void write_particle_checkpoint(const std::string& path, MPI_Comm comm,
+                               const CheckpointHeader& header, const HostParticles& owned) {
+  check_sizes(owned);
+  const RowSlice slice = detail::rank_offset_slice(comm, std::int64_t(owned.size()));
+  CheckpointHeader complete = header;
+  complete.atoms = slice.total;
+  // Positions at the last list build, when every rank's solver gave them.
+  int with_build = owned.x_build.size() == owned.x.size() ? 1 : 0;
+  MPI_Allreduce(MPI_IN_PLACE, &with_build, 1, MPI_INT, MPI_LAND, comm);
+  detail::write_checkpoint_atomically(path, comm, complete, [&](hid_t file) {
+    write_particles_group(file, complete, owned, slice, with_build != 0);
+  });
+}
+
+HostParticles read_particle_checkpoint(const std::string& path, MPI_Comm comm) {
+  const std::string label = path + ": ";
+  int rank = 0, ranks = 1;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &ranks);
+  std::error_code ec;
+  std::string error = std::filesystem::exists(path, ec) ? "" : label + "no such checkpoint";
+  error = detail::first_error(comm, error);
+  HostParticles atoms;
+  if (error.empty()) {
+    detail::QuietH5Errors quiet;
+    try {
+      H5Handle file = detail::open_file(path, comm);
+      H5Handle group = detail::open_group(file, particles_group);
+      const RowSlice slice =
+          detail::even_slice(detail::read_long_attribute(group, "atoms"), rank, ranks);
+      const std::size_t n = std::size_t(slice.count);
+      atoms.id.resize(n);
+      atoms.type.resize(n);
+      atoms.x.resize(3 * n);
+      atoms.v.resize(3 * n);
+      atoms.image.resize(3 * n);
+      detail::read_rows(group, label, "id", H5T_NATIVE_INT64, 1, slice, atoms.id.data());
+      detail::read_rows(group, label, "type", H5T_NATIVE_INT, 1, slice, atoms.type.data());
+      detail::read_rows(group, label, "x", H5T_NATIVE_DOUBLE, 3, slice, atoms.x.data());
+      detail::read_rows(group, label, "v", H5T_NATIVE_DOUBLE, 3, slice, atoms.v.data());
+      detail::read_rows(group, label, "image", H5T_NATIVE_INT, 3, slice, atoms.image.data());
+      if (detail::has_link(group, "x_build")) {
+        atoms.x_build.resize(3 * n);
+        detail::read_rows(group, label, "x_build", H5T_NATIVE_DOUBLE, 3, slice,
+                          atoms.x_build.data());
+      }
+    } catch (const InputError& e) {
+      error = e.what();
+    } catch (const detail::H5Error& e) {
+      error = label + "cannot read the particles: " + e.what();
+    }
+    error = detail::first_error(comm, error);
+  }
+  if (!error.empty()) throw InputError(error);
+  return atoms;
+}
+
+void check_particles_compatible(const std::string& path, const CheckpointHeader& header,
+                                const std::string& solver, const ParticleBox& box,
+                                std::int64_t atoms) {
+  if (header.solver != solver)
+    throw InputError(path + ": checkpoint is from solver '" + header.solver +
+                     "', this case runs '" + solver + "'");
+  const GridGeometry& saved = header.geometry;
+  if (header.atoms != atoms || saved.lo != box.lo || saved.hi != box.hi ||
+      saved.periodic != box.periodic)
+    throw InputError(path + ": checkpoint holds " +
+                     describe(saved.lo, saved.hi, saved.periodic, header.atoms) +
+                     "; this case has " + describe(box.lo, box.hi, box.periodic, atoms));
+}
+
+}  // namespace cb::io

@@ -1,0 +1,36 @@
+// HDF5 checkpoints of a particle solver (docs/checkpoint-format.md,
+// "Particle checkpoints"): the root attributes and write protocol of every
+// checkpoint, and a /particles group of global per-atom arrays id [N],
+// type [N], x [N][3], v [N][3], image [N][3] (and x_build [N][3], positions at
+// the last neighbour-list build, when the solver gives them), each rank's owned
+// atoms at its rank offset. Any rank count reads them back: each rank takes a contiguous
+// slice and the solver's load_particles() sends the atoms to their owners.
+#pragma once
+
+#include "core/particle_solver.hpp"
+#include "io/checkpoint.hpp"
+
+#include <mpi.h>
+
+#include <cstdint>
+#include <string>
+
+namespace cb::io {
+
+// Collective over `comm`. `header.geometry` carries the box (lo, hi, periodic)
+// and the solver's decomposition grid (cells); the atom count is summed here.
+// Atomic as write_checkpoint(); throws RunError on an I/O failure.
+void write_particle_checkpoint(const std::string& path, MPI_Comm comm,
+                               const CheckpointHeader& header, const HostParticles& owned);
+
+// Collective. Rank r of p gets atoms [N r / p, N (r + 1) / p) of the file's
+// arrays. Throws InputError naming `path` on a missing or misshapen dataset.
+HostParticles read_particle_checkpoint(const std::string& path, MPI_Comm comm);
+
+// Throws InputError unless `header` is a particle checkpoint of `solver` with
+// the same box (lo, hi, periodic) and atom count. `path` is named.
+void check_particles_compatible(const std::string& path, const CheckpointHeader& header,
+                                const std::string& solver, const ParticleBox& box,
+                                std::int64_t atoms);
+
+}  // namespace cb::io

@@ -1,0 +1,93 @@
+// Ghost cells at physical boundaries, filled on the device after the halo
+// exchange. Walls mirror the interior cell at the same distance from the face:
+// slip walls reverse the normal momentum (reflecting); no-slip walls set the
+// ghost velocity to 2 u_wall - u, so that the face velocity is u_wall, with the
+// temperature mirrored (adiabatic) or 2 T_wall - T (isothermal). Outflow copies
+// the nearest interior cell (zero gradient); inflow imposes a fixed state.
+#include "solvers/cfd/solver.hpp"
+
+namespace cb::cfd {
+namespace {
+
+using kernels::cfd::Conserved;
+using kernels::cfd::Primitive;
+
+KOKKOS_INLINE_FUNCTION Conserved reflect(Conserved u, int axis) {
+  u.mom[axis] = -u.mom[axis];
+  return u;
+}
+
+KOKKOS_INLINE_FUNCTION Conserved no_slip_ghost(const FaceBoundary& b, const Conserved& mirror,
+                                               real gamma) {
+  Primitive w = kernels::cfd::to_primitive(mirror, gamma);
+  for (int d = 0; d < 3; ++d) w.vel[d] = real(2) * b.wall_velocity[d] - w.vel[d];
+  if (b.wall_temperature > real(0)) {
+    real t = real(2) * b.wall_temperature - kernels::cfd::temperature(w);
+    if (!(t > real(0))) t = b.wall_temperature;  // keep the ghost physical
+    w.rho = w.p / t;
+  }
+  return kernels::cfd::to_conserved(w, gamma);
+}
+
+// Ghost state from the interior cell mirrored about the face and the nearest
+// interior cell; `x`, `y` locate the ghost cell centre and `time` the stage.
+KOKKOS_INLINE_FUNCTION Conserved ghost_state(const FaceBoundary& b, int axis,
+                                             const Conserved& mirror, const Conserved& nearest,
+                                             double x, double y, double time, real gamma) {
+  switch (b.kind) {
+    case BoundaryKind::slip_wall:
+      return reflect(mirror, axis);
+    case BoundaryKind::no_slip_wall:
+      return no_slip_ghost(b, mirror, gamma);
+    case BoundaryKind::inflow:
+      return kernels::cfd::to_conserved(b.inflow, gamma);
+    case BoundaryKind::double_mach_bottom:
+      if (x < 1.0 / 6.0) return kernels::cfd::to_conserved(double_mach_post_shock(), gamma);
+      return reflect(mirror, axis);
+    case BoundaryKind::double_mach_top:
+      return kernels::cfd::to_conserved(
+          x < double_mach_shock_x(y, time) ? double_mach_post_shock() : double_mach_pre_shock(),
+          gamma);
+    default:
+      break;
+  }
+  return nearest;
+}
+
+}  // namespace
+
+void CfdSolver::apply_boundaries(const Field& state, int axis, double time) {
+  const bool low = decomposition_.at_physical_boundary(axis, 0);
+  const bool high = decomposition_.at_physical_boundary(axis, 1);
+  if (!low && !high) return;
+  const Field s = state;
+  const LocalGrid grid = local_grid();
+  const FaceBoundary face_low = params_.boundaries.face[axis][0];
+  const FaceBoundary face_high = params_.boundaries.face[axis][1];
+  const real gamma = real(params_.gamma);
+  const int g = ghost_[axis], n = decomposition_.local_cells()[axis];
+  // All padded cells of the two other axes; along `axis` the 2g ghost layers.
+  Kokkos::Array<int, 3> extent{int(s.extent(3)), int(s.extent(2)), int(s.extent(1))};
+  extent[axis] = 2 * g;
+  Kokkos::parallel_for(
+      "cfd::boundary_ghosts", CellPolicy({0, 0, 0}, {extent[2], extent[1], extent[0]}),
+      KOKKOS_LAMBDA(int kk, int jj, int ii) {
+        const int index[3] = {ii, jj, kk};
+        const int layer = index[axis];  // 0 .. g-1 low ghosts, g .. 2g-1 high ghosts
+        const bool is_low = layer < g;
+        if ((is_low && !low) || (!is_low && !high)) return;
+        const int depth = is_low ? g - 1 - layer : layer - g;  // 0 next to the face
+        int ghost[3] = {ii, jj, kk}, mirror[3] = {ii, jj, kk}, nearest[3] = {ii, jj, kk};
+        ghost[axis] = is_low ? g - 1 - depth : g + n + depth;
+        mirror[axis] = is_low ? g + depth : g + n - 1 - depth;
+        nearest[axis] = is_low ? g : g + n - 1;
+        const Conserved m = kernels::cfd::load_conserved(s, mirror[2], mirror[1], mirror[0]);
+        const Conserved c = kernels::cfd::load_conserved(s, nearest[2], nearest[1], nearest[0]);
+        const Conserved u =
+            ghost_state(is_low ? face_low : face_high, axis, m, c, grid.center(0, ghost[0]),
+                        grid.center(1, ghost[1]), time, gamma);
+        kernels::cfd::store_conserved(s, ghost[2], ghost[1], ghost[0], u);
+      });
+}
+
+}  // namespace cb::cfd

@@ -1,0 +1,173 @@
+// Diagnostics of the CFD solver (column names: shared brief cfd_schema.md):
+// totals of the conserved variables, the volume-averaged kinetic energy and
+// enstrophy of the HiOCFD case C3.5 (rho0 = 1), extrema, and the faces that
+// fell back to first order in the last step. Also the derived output fields
+// and the checkpoint contents.
+#include "core/non_finite.hpp"
+#include "solvers/cfd/solver.hpp"
+
+#include <mpi.h>
+#include <climits>
+
+namespace cb::cfd {
+namespace {
+
+using kernels::cfd::Primitive;
+
+// Per-cell sums: mass, momentum, energy, kinetic energy, enstrophy.
+struct Totals {
+  double v[7];
+  KOKKOS_INLINE_FUNCTION Totals() {
+    for (int n = 0; n < 7; ++n) v[n] = 0;
+  }
+  KOKKOS_INLINE_FUNCTION Totals& operator+=(const Totals& o) {
+    for (int n = 0; n < 7; ++n) v[n] += o.v[n];
+    return *this;
+  }
+#if KOKKOS_VERSION < 40000  // Kokkos 3 joins reductions through volatile references
+  KOKKOS_INLINE_FUNCTION void operator+=(const volatile Totals& o) volatile {
+    for (int n = 0; n < 7; ++n) v[n] += o.v[n];
+  }
+#endif
+};
+
+KOKKOS_INLINE_FUNCTION double velocity(const Field& s, int a, int k, int j, int i) {
+  return s(1 + a, k, j, i) / s(0, k, j, i);
+}
+
+// rho (what = 0), p (1) or the Mach number (2) of cell (k, j, i).
+KOKKOS_INLINE_FUNCTION double primitive_quantity(const Field& s, int k, int j, int i, int what,
+                                                 real gamma) {
+  const Primitive w = kernels::cfd::to_primitive(kernels::cfd::load_conserved(s, k, j, i), gamma);
+  if (what == 0) return w.rho;
+  if (what == 1) return w.p;
+  return kernels::cfd::mach_number(w, gamma);
+}
+
+// Minimum (or maximum) of a primitive quantity over the owned cells, all ranks.
+double extremum(const char* label, const Field& s, real gamma, const CellPolicy& cells, int what,
+                bool minimum, MPI_Comm comm) {
+  double value = 0;
+  if (minimum) {
+    Kokkos::parallel_reduce(
+        label, cells,
+        KOKKOS_LAMBDA(int k, int j, int i, double& m) {
+          m = math::min(m, primitive_quantity(s, k, j, i, what, gamma));
+        },
+        Kokkos::Min<double>(value));
+  } else {
+    Kokkos::parallel_reduce(
+        label, cells,
+        KOKKOS_LAMBDA(int k, int j, int i, double& m) {
+          m = math::max(m, primitive_quantity(s, k, j, i, what, gamma));
+        },
+        Kokkos::Max<double>(value));
+  }
+  double global = 0;
+  MPI_Allreduce(&value, &global, 1, MPI_DOUBLE, minimum ? MPI_MIN : MPI_MAX, comm);
+  return global;
+}
+
+}  // namespace
+}  // namespace cb::cfd
+
+namespace Kokkos {
+template <>
+struct reduction_identity<cb::cfd::Totals> {
+  KOKKOS_FORCEINLINE_FUNCTION static cb::cfd::Totals sum() { return cb::cfd::Totals(); }
+};
+}  // namespace Kokkos
+
+namespace cb::cfd {
+
+std::vector<Diagnostic> CfdSolver::diagnostics(double time) {
+  fill_ghosts(state_, time, scratch_timer_);  // for the vorticity
+  const Field s = state_;
+  const real gamma = real(params_.gamma);
+  const GridGeometry& geo = params_.geometry;
+  const double volume = geo.spacing(0) * geo.spacing(1) * geo.spacing(2);
+  double half_inv_h[3];
+  for (int a = 0; a < 3; ++a) half_inv_h[a] = active(a) ? 0.5 / geo.spacing(a) : 0.0;
+  const int ox = active(0), oy = active(1), oz = active(2);
+  const double hx = half_inv_h[0], hy = half_inv_h[1], hz = half_inv_h[2];
+  Totals totals;
+  const CellPolicy cells = owned_cells(decomposition_.local_cells(), ghost_);
+  Kokkos::parallel_reduce(
+      "cfd::totals", cells,
+      KOKKOS_LAMBDA(int k, int j, int i, Totals& t) {
+        const Primitive w =
+            kernels::cfd::to_primitive(kernels::cfd::load_conserved(s, k, j, i), gamma);
+        for (int v = 0; v < 5; ++v) t.v[v] += s(v, k, j, i) * volume;
+        t.v[5] += kernels::cfd::kinetic_energy_density(w) * volume;
+        // Central differences d u_a / d x_b.
+        double g[3][3] = {{0, 0, 0}, {0, 0, 0}, {0, 0, 0}};
+        for (int a = 0; a < 3; ++a) {
+          if (ox) g[a][0] = (velocity(s, a, k, j, i + 1) - velocity(s, a, k, j, i - 1)) * hx;
+          if (oy) g[a][1] = (velocity(s, a, k, j + 1, i) - velocity(s, a, k, j - 1, i)) * hy;
+          if (oz) g[a][2] = (velocity(s, a, k + 1, j, i) - velocity(s, a, k - 1, j, i)) * hz;
+        }
+        const double wx = g[2][1] - g[1][2], wy = g[0][2] - g[2][0], wz = g[1][0] - g[0][1];
+        t.v[6] += 0.5 * w.rho * (wx * wx + wy * wy + wz * wz) * volume;
+      },
+      Kokkos::Sum<Totals>(totals));
+  const MPI_Comm comm = decomposition_.comm();
+  const double min_rho = extremum("cfd::min_rho", s, gamma, cells, 0, true, comm);
+  const double min_p = extremum("cfd::min_p", s, gamma, cells, 1, true, comm);
+  const double max_mach = extremum("cfd::max_mach", s, gamma, cells, 2, false, comm);
+  long long fallback = 0;
+  Kokkos::deep_copy(fallback, fallback_faces_);
+  double sums[7];
+  MPI_Allreduce(totals.v, sums, 7, MPI_DOUBLE, MPI_SUM, comm);
+  long long fallback_total = 0;
+  MPI_Allreduce(&fallback, &fallback_total, 1, MPI_LONG_LONG, MPI_SUM, comm);
+  double domain = 1.0;
+  for (int a = 0; a < 3; ++a) domain *= geo.hi[a] - geo.lo[a];
+  return {{"mass", sums[0]},
+          {"mom_x", sums[1]},
+          {"mom_y", sums[2]},
+          {"mom_z", sums[3]},
+          {"energy", sums[4]},
+          {"kinetic_energy", sums[5] / domain},
+          {"enstrophy", sums[6] / domain},
+          {"min_rho", min_rho},
+          {"min_p", min_p},
+          {"max_mach", max_mach},
+          {"fallback_faces", double(fallback_total)}};
+}
+
+std::string CfdSolver::locate_non_finite() {
+  return first_non_finite(state_, {"rho", "mom_x", "mom_y", "mom_z", "energy"}, decomposition_,
+                          ghost_);
+}
+
+void CfdSolver::compute_derived() {
+  const Field s = state_, d = derived_;
+  const real gamma = real(params_.gamma);
+  Kokkos::parallel_for(
+      "cfd::derived", owned_cells(decomposition_.local_cells(), ghost_),
+      KOKKOS_LAMBDA(int k, int j, int i) {
+        const Primitive w =
+            kernels::cfd::to_primitive(kernels::cfd::load_conserved(s, k, j, i), gamma);
+        for (int a = 0; a < 3; ++a) d(a, k, j, i) = w.vel[a];
+        d(3, k, j, i) = w.p;
+        d(4, k, j, i) = kernels::cfd::mach_number(w, gamma);
+      });
+}
+
+std::vector<FieldComponent> CfdSolver::output_fields() {
+  compute_derived();
+  std::vector<FieldComponent> fields = checkpoint_fields();
+  const char* names[5] = {"u", "v", "w", "p", "mach"};
+  for (int n = 0; n < 5; ++n) fields.push_back({names[n], derived_, n});
+  return fields;
+}
+
+std::vector<FieldComponent> CfdSolver::checkpoint_fields() {
+  return {{"rho", state_, kernels::cfd::density},
+          {"mom_x", state_, kernels::cfd::momentum_x},
+          {"mom_y", state_, kernels::cfd::momentum_y},
+          {"mom_z", state_, kernels::cfd::momentum_z},
+          {"energy", state_, kernels::cfd::total_energy}};
+}
+
+}  // namespace cb::cfd

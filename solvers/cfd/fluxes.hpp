@@ -1,0 +1,100 @@
+// The face-flux kernel of the CFD solver: reconstruction, positivity fallback,
+// optional low-Mach correction, Riemann flux and viscous flux at the low face
+// of a padded cell along Axis, from the primitive variables of the cells
+// (a View laid out rho, u, v, w, p; computed once per cell and stage).
+#pragma once
+
+#include "solvers/cfd/solver.hpp"
+
+namespace cb::cfd {
+
+// What the flux kernel needs, by value.
+struct FluxParams {
+  real gamma;
+  kernels::Limiter limiter;
+  bool low_mach;
+  bool viscous;
+  kernels::cfd::Viscosity viscosity;
+  real inv_h[3];
+  int active[3];
+};
+
+namespace detail {
+
+using kernels::cfd::Conserved;
+using kernels::cfd::Primitive;
+
+// Viscous flux at the face between cells m (low) and c (high) along Axis:
+// normal derivatives from the two cells, tangential ones as the mean of the two
+// cells' central differences (second order, Hirsch 2007 §12.2 style).
+template <int Axis>
+KOKKOS_FORCEINLINE_FUNCTION Conserved viscous_face_flux(const Field& prim, int k, int j, int i,
+                                                        const Primitive& wm, const Primitive& wc,
+                                                        const FluxParams& p) {
+  constexpr int di = Axis == 0, dj = Axis == 1, dk = Axis == 2;
+  real vel[3], grad[3][3] = {{0, 0, 0}, {0, 0, 0}, {0, 0, 0}};
+  for (int a = 0; a < 3; ++a) {
+    vel[a] = real(0.5) * (wm.vel[a] + wc.vel[a]);
+    grad[a][Axis] = (wc.vel[a] - wm.vel[a]) * p.inv_h[Axis];
+  }
+  const real tm = kernels::cfd::temperature(wm), tc = kernels::cfd::temperature(wc);
+  for (int b = 0; b < 3; ++b) {
+    if (b == Axis || !p.active[b]) continue;
+    const int bi = b == 0, bj = b == 1, bk = b == 2;
+    for (int a = 0; a < 3; ++a) {
+      const real mp = prim(1 + a, k - dk + bk, j - dj + bj, i - di + bi);
+      const real mn = prim(1 + a, k - dk - bk, j - dj - bj, i - di - bi);
+      const real cp = prim(1 + a, k + bk, j + bj, i + bi);
+      const real cn = prim(1 + a, k - bk, j - bj, i - bi);
+      grad[a][b] = ((mp - mn) + (cp - cn)) * real(0.25) * p.inv_h[b];
+    }
+  }
+  const real mu = kernels::cfd::dynamic_viscosity(p.viscosity, real(0.5) * (tm + tc));
+  const real kappa = kernels::cfd::heat_conductivity(p.viscosity, mu, p.gamma);
+  return kernels::cfd::viscous_flux(vel, grad, (tc - tm) * p.inv_h[Axis], mu, kappa, Axis);
+}
+
+}  // namespace detail
+
+// Numerical flux through the low face of padded cell (k, j, i) along Axis with
+// reconstruction R and Riemann solver S, from the primitive variables `prim`.
+// Sets `fallback` when a reconstructed state had rho <= 0 or p <= 0 and the
+// face fell back to the first-order (cell) states.
+template <int Axis, kernels::cfd::Reconstruction R, kernels::cfd::RiemannSolver S>
+KOKKOS_FORCEINLINE_FUNCTION kernels::cfd::Conserved face_flux(const Field& prim, int k, int j,
+                                                              int i, const FluxParams& p,
+                                                              bool& fallback) {
+  using namespace kernels::cfd;
+  constexpr int di = Axis == 0, dj = Axis == 1, dk = Axis == 2;
+  constexpr int first = R == Reconstruction::weno5 ? 0 : R == Reconstruction::muscl ? 1 : 2;
+  constexpr int last = 5 - first;
+  const Primitive wm = load_primitive(prim, k - dk, j - dj, i - di);  // cell below the face
+  const Primitive wc = load_primitive(prim, k, j, i);
+  Primitive wl = wm, wr = wc;
+  if (R != Reconstruction::constant) {
+    real left[variables], right[variables];
+    for (int v = 0; v < variables; ++v) {
+      real q[6] = {0, 0, 0, 0, 0, 0};
+      for (int m = first; m <= last; ++m) {
+        q[m] = prim(v, k + (m - 3) * dk, j + (m - 3) * dj, i + (m - 3) * di);
+      }
+      const FaceValues face = reconstruct(R, p.limiter, q);
+      left[v] = face.left;
+      right[v] = face.right;
+    }
+    wl = {left[0], {left[1], left[2], left[3]}, left[4]};
+    wr = {right[0], {right[1], right[2], right[3]}, right[4]};
+    fallback = !is_physical(wl) || !is_physical(wr);
+    if (fallback) wl = wm, wr = wc;
+  }
+  if (p.low_mach) low_mach_correction(wl, wr, p.gamma);
+  Conserved f = riemann_flux<S>(wl, wr, p.gamma, Axis);
+  if (p.viscous) {
+    const Conserved fv = detail::viscous_face_flux<Axis>(prim, k, j, i, wm, wc, p);
+    for (int d = 0; d < 3; ++d) f.mom[d] -= fv.mom[d];
+    f.energy -= fv.energy;
+  }
+  return f;
+}
+
+}  // namespace cb::cfd

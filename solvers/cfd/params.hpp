@@ -1,0 +1,61 @@
+// Parameters of the CFD solver: [grid], [time] cfl, [cfd], [viscosity],
+// [boundary] and [initial] (names: shared brief cfd_schema.md, docs/solvers/cfd.md).
+#pragma once
+
+#include "core/solver.hpp"
+#include "io/case_file.hpp"
+#include "kernels/cfd/reconstruction.hpp"
+#include "kernels/cfd/riemann.hpp"
+#include "kernels/cfd/viscous.hpp"
+#include "kernels/rk.hpp"
+#include "solvers/cfd/cases.hpp"
+
+#include <string>
+
+namespace cb::cfd {
+
+enum class BoundaryKind : int {
+  periodic,
+  outflow,             // zero gradient
+  slip_wall,           // reflecting
+  no_slip_wall,        // velocity 2 u_wall - u mirrored; adiabatic or isothermal
+  inflow,              // fixed state
+  double_mach_bottom,  // Woodward & Colella (1984): post-shock for x < 1/6, else reflecting
+  double_mach_top      // Woodward & Colella (1984): the exact moving Mach 10 shock
+};
+
+// One face of the domain, by value for device code.
+struct FaceBoundary {
+  BoundaryKind kind = BoundaryKind::outflow;
+  real wall_velocity[3] = {0, 0, 0};
+  real wall_temperature = 0;  // > 0: isothermal no-slip wall; else adiabatic
+  kernels::cfd::Primitive inflow{1, {0, 0, 0}, 1};
+};
+
+struct Boundaries {
+  FaceBoundary face[3][2];  // [axis][side]
+};
+
+struct Params {
+  std::string case_name;
+  Case kind = Case::sod;
+  GridGeometry geometry;
+  double cfl = 0.4;
+  double gamma = 1.4;
+  kernels::cfd::Reconstruction reconstruction = kernels::cfd::Reconstruction::muscl;
+  kernels::Limiter limiter = kernels::Limiter::van_leer;
+  kernels::cfd::RiemannSolver riemann = kernels::cfd::RiemannSolver::hllc;
+  kernels::TimeIntegrator integrator = kernels::TimeIntegrator::ssp_rk3;
+  bool low_mach = false;
+  kernels::cfd::Viscosity viscosity{kernels::cfd::ViscosityLaw::none, 0, 0.72, 1, 0.3831};
+  Boundaries boundaries;
+  CaseSetup setup{};
+  bool viscous() const { return viscosity.law != kernels::cfd::ViscosityLaw::none; }
+  int halo() const { return kernels::cfd::stencil_halo(reconstruction); }
+};
+
+Params read_params(io::CaseFile& file);
+double field_bytes(const Params& params, int ranks);
+std::vector<std::string> output_field_names();
+
+}  // namespace cb::cfd

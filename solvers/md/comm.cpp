@@ -1,0 +1,260 @@
+#include "solvers/md/comm.hpp"
+
+#include "core/error.hpp"
+
+#include <algorithm>
+#include <string>
+
+namespace cb::md {
+namespace {
+
+constexpr int border_width = 6;    // x, y, z, id, type, image code
+constexpr int position_width = 3;  // x, y, z (forward) or fx, fy, fz (reverse)
+constexpr int code_stride[3] = {1, 3, 9};
+
+using Policy = Kokkos::RangePolicy<ExecSpace>;
+
+}  // namespace
+
+AtomComm::AtomComm(const Decomposition& decomposition, const LocalBox& box, double rcomm)
+    : comm_(decomposition.comm()),
+      rank_(decomposition.rank()),
+      dims_(decomposition.dims()),
+      box_(box),
+      rcomm_(rcomm) {
+  for (int axis = 0; axis < 3; ++axis) {
+    for (int side = 0; side < 2; ++side) {
+      Swap s;
+      s.axis = axis;
+      s.side = side;
+      s.send_rank = decomposition.neighbor(axis, side);
+      s.recv_rank = decomposition.neighbor(axis, 1 - side);
+      const bool wraps = side == 0 ? decomposition.coords()[axis] == 0
+                                   : decomposition.coords()[axis] == dims_[axis] - 1;
+      if (wraps && decomposition.periodic()[axis]) {
+        s.shift[axis] = side == 0 ? box.length(axis) : -box.length(axis);
+        s.code_shift = side == 0 ? code_stride[axis] : -code_stride[axis];
+      }
+      s.send_list = IntView("md::send_list", 1024);
+      swaps_.push_back(s);
+    }
+  }
+  send_ = BufferView("md::comm_send", 4096);
+  recv_ = BufferView("md::comm_recv", 4096);
+  send_host_ = Kokkos::create_mirror_view(send_);
+  recv_host_ = Kokkos::create_mirror_view(recv_);
+  flags_ = IntView("md::migrate_flags", 1024);
+  slot_ = IntView("md::migrate_slot", 1024);
+  arrival_ids_ = IdView("md::migrate_arrival_ids", 64);
+}
+
+void AtomComm::reserve_buffers(std::size_t doubles) {
+  if (doubles > send_.extent(0)) {
+    Kokkos::resize(send_, doubles + doubles / 4);
+    send_host_ = Kokkos::create_mirror_view(send_);
+  }
+  if (doubles > recv_.extent(0)) {
+    Kokkos::resize(recv_, doubles + doubles / 4);
+    recv_host_ = Kokkos::create_mirror_view(recv_);
+  }
+}
+
+int AtomComm::exchange(int send_rank, int recv_rank, int nsend, int width) {
+  if (send_rank == rank_ && recv_rank == rank_) {
+    const std::pair<std::size_t, std::size_t> part(0, std::size_t(nsend) * width);
+    Kokkos::deep_copy(Kokkos::subview(recv_, part), Kokkos::subview(send_, part));
+    return nsend;
+  }
+  int nrecv = 0;
+  const int count = send_rank == MPI_PROC_NULL ? 0 : nsend;
+  MPI_Sendrecv(&count, 1, MPI_INT, send_rank, 0, &nrecv, 1, MPI_INT, recv_rank, 0, comm_,
+               MPI_STATUS_IGNORE);
+  reserve_buffers(std::size_t(std::max(count, nrecv)) * width);
+  const std::pair<std::size_t, std::size_t> out(0, std::size_t(count) * width);
+  const std::pair<std::size_t, std::size_t> in(0, std::size_t(nrecv) * width);
+  Kokkos::deep_copy(Kokkos::subview(send_host_, out), Kokkos::subview(send_, out));
+  MPI_Sendrecv(send_host_.data(), count * width, MPI_DOUBLE, send_rank, 1, recv_host_.data(),
+               nrecv * width, MPI_DOUBLE, recv_rank, 1, comm_, MPI_STATUS_IGNORE);
+  Kokkos::deep_copy(Kokkos::subview(recv_, in), Kokkos::subview(recv_host_, in));
+  return nrecv;
+}
+
+int AtomComm::select_border_atoms(Swap& swap, const Atoms& atoms, int nlast) {
+  const int axis = swap.axis;
+  const bool low = swap.side == 0;
+  const double below = box_.sublo[axis] + rcomm_;
+  const double above = box_.subhi[axis] - rcomm_;
+  const auto x = atoms.x;
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    const auto list = swap.send_list;
+    const int capacity = static_cast<int>(list.extent(0));
+    int count = 0;
+    Kokkos::parallel_scan(
+        "md::border_select", Policy(0, nlast),
+        KOKKOS_LAMBDA(int i, int& offset, bool final) {
+          const bool selected = low ? x(i, axis) < below : x(i, axis) >= above;
+          if (!selected) return;
+          if (final && offset < capacity) list(offset) = i;
+          offset += 1;
+        },
+        count);
+    if (count <= capacity) return count;
+    swap.send_list = IntView("md::send_list", count + count / 4);
+  }
+  return 0;  // unreachable: the second attempt always fits
+}
+
+void AtomComm::pack_positions(const Swap& swap, const Atoms& atoms, int width) {
+  reserve_buffers(std::size_t(swap.nsend) * width);
+  const auto list = swap.send_list;
+  const auto x = atoms.x;
+  const auto id = atoms.id;
+  const auto type = atoms.type;
+  const auto code = atoms.code;
+  const auto buffer = send_;
+  const double sx = swap.shift[0], sy = swap.shift[1], sz = swap.shift[2];
+  const int code_shift = swap.code_shift;
+  Kokkos::parallel_for(
+      "md::pack_positions", Policy(0, swap.nsend), KOKKOS_LAMBDA(int k) {
+        const int i = list(k);
+        double* out = &buffer(std::size_t(k) * width);
+        out[0] = x(i, 0) + sx;
+        out[1] = x(i, 1) + sy;
+        out[2] = x(i, 2) + sz;
+        if (width == border_width) {
+          out[3] = static_cast<double>(id(i));
+          out[4] = type(i);
+          out[5] = code(i) + code_shift;
+        }
+      });
+}
+
+void AtomComm::unpack_border(const Swap& swap, Atoms& atoms) {
+  const auto x = atoms.x;
+  const auto id = atoms.id;
+  const auto type = atoms.type;
+  const auto code = atoms.code;
+  const auto buffer = recv_;
+  const int first = swap.first_recv;
+  Kokkos::parallel_for(
+      "md::unpack_border", Policy(0, swap.nrecv), KOKKOS_LAMBDA(int k) {
+        const double* in = &buffer(std::size_t(k) * border_width);
+        const int g = first + k;
+        x(g, 0) = in[0];
+        x(g, 1) = in[1];
+        x(g, 2) = in[2];
+        id(g) = static_cast<std::int64_t>(in[3]);
+        type(g) = static_cast<int>(in[4]);
+        code(g) = static_cast<int>(in[5]);
+      });
+}
+
+void AtomComm::unpack_positions(const Swap& swap, Atoms& atoms) {
+  const auto x = atoms.x;
+  const auto buffer = recv_;
+  const int first = swap.first_recv;
+  Kokkos::parallel_for(
+      "md::unpack_positions", Policy(0, swap.nrecv), KOKKOS_LAMBDA(int k) {
+        for (int c = 0; c < 3; ++c) x(first + k, c) = buffer(std::size_t(k) * 3 + c);
+      });
+}
+
+void AtomComm::borders(Atoms& atoms) {
+  atoms.nghost = 0;
+  int nlast = atoms.nlocal;
+  for (Swap& swap : swaps_) {
+    if (swap.side == 0) nlast = atoms.nall();  // both swaps of an axis send the same atoms
+    swap.nsend = swap.send_rank == MPI_PROC_NULL ? 0 : select_border_atoms(swap, atoms, nlast);
+    pack_positions(swap, atoms, border_width);
+    swap.first_recv = atoms.nall();
+    swap.nrecv = exchange(swap.send_rank, swap.recv_rank, swap.nsend, border_width);
+    atoms.reserve(atoms.nall() + swap.nrecv);
+    unpack_border(swap, atoms);
+    atoms.nghost += swap.nrecv;
+  }
+}
+
+void AtomComm::forward(Atoms& atoms) {
+  for (const Swap& swap : swaps_) {
+    pack_positions(swap, atoms, position_width);
+    exchange(swap.send_rank, swap.recv_rank, swap.nsend, position_width);
+    unpack_positions(swap, atoms);
+  }
+}
+
+void AtomComm::pack_ghost_forces(const Swap& swap, const Vec3View& field) {
+  reserve_buffers(std::size_t(swap.nrecv) * 3);
+  const auto f = field;
+  const auto buffer = send_;
+  const int first = swap.first_recv;
+  Kokkos::parallel_for(
+      "md::pack_ghost_forces", Policy(0, swap.nrecv), KOKKOS_LAMBDA(int k) {
+        for (int c = 0; c < 3; ++c) buffer(std::size_t(k) * 3 + c) = f(first + k, c);
+      });
+}
+
+void AtomComm::add_ghost_forces(const Swap& swap, const Vec3View& field) {
+  const auto f = field;
+  const auto list = swap.send_list;
+  const auto buffer = recv_;
+  Kokkos::parallel_for(
+      "md::add_ghost_forces", Policy(0, swap.nsend), KOKKOS_LAMBDA(int k) {
+        const int i = list(k);
+        for (int c = 0; c < 3; ++c) f(i, c) += buffer(std::size_t(k) * 3 + c);
+      });
+}
+
+void AtomComm::reverse(Atoms& /*atoms*/, const Vec3View& field) {
+  for (auto swap = swaps_.rbegin(); swap != swaps_.rend(); ++swap) {
+    pack_ghost_forces(*swap, field);
+    exchange(swap->recv_rank, swap->send_rank, swap->nrecv, position_width);
+    add_ghost_forces(*swap, field);
+  }
+}
+
+// LAMMPS Domain::pbc: x += L below lo; x -= L (not below lo) at or above hi.
+void AtomComm::wrap_positions(Atoms& atoms) {
+  const auto x = atoms.x;
+  const auto image = atoms.image;
+  const Kokkos::Array<double, 3> lo{box_.lo[0], box_.lo[1], box_.lo[2]};
+  const Kokkos::Array<double, 3> hi{box_.hi[0], box_.hi[1], box_.hi[2]};
+  Kokkos::parallel_for(
+      "md::wrap_positions", Policy(0, atoms.nlocal), KOKKOS_LAMBDA(int i) {
+        for (int d = 0; d < 3; ++d) {
+          const double length = hi[d] - lo[d];
+          if (x(i, d) < lo[d]) {
+            x(i, d) += length;
+            image(i, d) -= 1;
+          }
+          if (x(i, d) >= hi[d]) {
+            x(i, d) -= length;
+            if (x(i, d) < lo[d]) x(i, d) = lo[d];
+            image(i, d) += 1;
+          }
+        }
+      });
+}
+
+std::int64_t AtomComm::wrap_and_migrate(Atoms& atoms) {
+  wrap_positions(atoms);
+  for (int axis = 0; axis < 3; ++axis) {
+    if (dims_[axis] == 1) continue;
+    const int leaving = pack_leavers(atoms, axis);
+    const int kept = atoms.nlocal;
+    const int low = swaps_[2 * axis].send_rank, high = swaps_[2 * axis + 1].send_rank;
+    // Every leaver goes to both neighbours (one when they are the same rank);
+    // each keeps the atoms inside its own sub-box.
+    int arrived = exchange(low, high, leaving, migrate_width);
+    unpack_arrivals(atoms, axis, arrived);
+    if (high != low) {
+      arrived = exchange(high, low, leaving, migrate_width);
+      unpack_arrivals(atoms, axis, arrived);
+    }
+    merge_arrivals(atoms, kept);
+  }
+  long long local = atoms.nlocal, total = 0;
+  MPI_Allreduce(&local, &total, 1, MPI_LONG_LONG, MPI_SUM, comm_);
+  return total;
+}
+
+}  // namespace cb::md

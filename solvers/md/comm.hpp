@@ -1,0 +1,83 @@
+// Atom communication over the Cartesian decomposition (the spatial
+// decomposition of Plimpton 1995, as LAMMPS's Comm does it):
+//  - borders(): ghost atoms within `rcomm` of a sub-box face are copied to the
+//    neighbouring rank in six swaps (x low, x high, y low, ...); the y and z
+//    swaps also send ghosts received earlier, so edges and corners fill.
+//    Across a periodic face the copy is shifted by the box length. The send
+//    lists are kept until the next rebuild.
+//  - forward(): ghost positions refreshed from their owners every step.
+//  - reverse(): forces accumulated on ghosts added back to their owners
+//    (half lists with Newton's third law across ranks), swaps in reverse order.
+//  - migrate(): at a rebuild, owned atoms that left the sub-box along an axis
+//    go to the neighbours along that axis (atoms move less than a sub-box
+//    between rebuilds), which keep those inside their own sub-box. Owned
+//    atoms stay in id order (arrivals are merged in), so the order in which
+//    forces are summed is the same after a restart (load_particles sorts too).
+// Packing runs on the device; MPI buffers are staged through host mirrors (a
+// rank that is its own neighbour copies on the device without MPI).
+#pragma once
+
+#include "core/decomposition.hpp"
+#include "solvers/md/atoms.hpp"
+
+#include <vector>
+
+namespace cb::md {
+
+using BufferView = Kokkos::View<double*, MemSpace>;
+
+class AtomComm {
+ public:
+  AtomComm(const Decomposition& decomposition, const LocalBox& box, double rcomm);
+
+  void borders(Atoms& atoms);
+  void forward(Atoms& atoms);
+  // Adds the ghost entries of `field` (sized like atoms.x) to their owners.
+  void reverse(Atoms& atoms, const Vec3View& field);
+  // Wraps owned positions into the periodic box (updating image flags), then
+  // migrates. Returns the atom count over all ranks afterwards.
+  std::int64_t wrap_and_migrate(Atoms& atoms);
+
+  // Doubles per migrating atom: x, v, id, type, image flags, MSD reference.
+  static constexpr int migrate_width = 14;
+
+  // Public for the CUDA extended-lambda rule; not part of the interface.
+  struct Swap {
+    int axis = 0, side = 0;
+    int send_rank = 0, recv_rank = 0;
+    double shift[3] = {0, 0, 0};
+    int code_shift = 0;
+    int nsend = 0, nrecv = 0, first_recv = 0;
+    IntView send_list;
+  };
+  int select_border_atoms(Swap& swap, const Atoms& atoms, int nlast);
+  void pack_positions(const Swap& swap, const Atoms& atoms, int width);
+  void unpack_border(const Swap& swap, Atoms& atoms);
+  void unpack_positions(const Swap& swap, Atoms& atoms);
+  void pack_ghost_forces(const Swap& swap, const Vec3View& field);
+  void add_ghost_forces(const Swap& swap, const Vec3View& field);
+  void wrap_positions(Atoms& atoms);
+  int pack_leavers(Atoms& atoms, int axis);
+  int unpack_arrivals(Atoms& atoms, int axis, int count);
+  void merge_arrivals(Atoms& atoms, int kept);
+
+ private:
+  // Sends `nsend` items of `width` doubles from send_ to `send_rank` and
+  // receives from `recv_rank` into recv_; returns the items received.
+  int exchange(int send_rank, int recv_rank, int nsend, int width);
+  void reserve_buffers(std::size_t doubles);
+
+  MPI_Comm comm_;
+  int rank_ = 0;
+  Int3 dims_{1, 1, 1};
+  LocalBox box_;
+  double rcomm_;
+  std::vector<Swap> swaps_;
+  BufferView send_, recv_;
+  BufferView::host_mirror_type send_host_, recv_host_;
+  IntView flags_;       // scratch per owned atom (migration)
+  IntView slot_;        // place of each owned atom in id order (migration)
+  IdView arrival_ids_;  // ids of the arrivals in order (migration)
+};
+
+}  // namespace cb::md

@@ -1,0 +1,165 @@
+#include "solvers/md/forces.hpp"
+
+namespace cb::md {
+namespace {
+
+using Policy = Kokkos::RangePolicy<ExecSpace>;
+namespace kmd = kernels::md;
+
+}  // namespace
+
+PairForce::PairForce(const Params& params) : one_type_(params.atom_types == 1) {
+  const int n = params.atom_types;
+  // Types are 1-based: index 0 is unused.
+  coeff_ = CoeffTable("md::lj_coeff", n + 1, n + 1);
+  list_cutsq_ = CutoffTable("md::list_cutsq", n + 1, n + 1);
+  auto coeff = Kokkos::create_mirror_view(coeff_);
+  auto cutsq = Kokkos::create_mirror_view(list_cutsq_);
+  for (int i = 1; i <= n; ++i) {
+    for (int j = 1; j <= n; ++j) {
+      const kmd::LjParams& p = params.pair_of(i, j);
+      coeff(i, j) = kmd::make_lj_coeff(p.epsilon, p.sigma, p.cutoff, params.shift);
+      const double reach = p.cutoff + params.skin;
+      cutsq(i, j) = reach * reach;
+    }
+  }
+  one_ = coeff(1, 1);
+  Kokkos::deep_copy(coeff_, coeff);
+  Kokkos::deep_copy(list_cutsq_, cutsq);
+  tally_ = Kokkos::View<double* [2], MemSpace>("md::energy_tally", 0);
+}
+
+template <bool Half, bool OneType>
+void PairForce::compute_pairs(Atoms& atoms, const NeighborList& list) {
+  const auto x = atoms.x;
+  const auto f = atoms.f;
+  const auto type = atoms.type;
+  const auto neighbors = list.neighbors;
+  const auto counts = list.counts;
+  const auto coeff = coeff_;
+  const kmd::LjCoeff one = one_;
+  if (Half) {
+    if (scatter_target_.data() != f.data() || scatter_target_.extent(0) != f.extent(0)) {
+      scatter_ = ForceScatter(f);
+      scatter_target_ = f;
+    }
+    scatter_.reset();
+  }
+  const auto scatter = scatter_;
+  Kokkos::parallel_for(
+      Half ? "md::pair_forces_half" : "md::pair_forces_full", Policy(0, atoms.nlocal),
+      KOKKOS_LAMBDA(int i) {
+        const double xi = x(i, 0), yi = x(i, 1), zi = x(i, 2);
+        const int ti = OneType ? 1 : type(i);
+        double fx = 0.0, fy = 0.0, fz = 0.0;
+        const int n = counts(i);
+        for (int k = 0; k < n; ++k) {
+          const int j = neighbors(i, k);
+          const double dx = xi - x(j, 0), dy = yi - x(j, 1), dz = zi - x(j, 2);
+          const double rsq = dx * dx + dy * dy + dz * dz;
+          const kmd::LjCoeff& c = OneType ? one : coeff(ti, type(j));
+          if (rsq >= c.cutsq) continue;
+          const double fpair = kmd::lj_fpair(rsq, c);
+          fx += dx * fpair;
+          fy += dy * fpair;
+          fz += dz * fpair;
+          if (Half) {
+            auto access = scatter.access();
+            access(j, 0) -= dx * fpair;
+            access(j, 1) -= dy * fpair;
+            access(j, 2) -= dz * fpair;
+          }
+        }
+        if (Half) {
+          auto access = scatter.access();
+          access(i, 0) += fx;
+          access(i, 1) += fy;
+          access(i, 2) += fz;
+        } else {
+          f(i, 0) = fx;
+          f(i, 1) = fy;
+          f(i, 2) = fz;
+        }
+      });
+  if (Half) {
+    Vec3View target = atoms.f;
+    Kokkos::Experimental::contribute(target, scatter_);
+  }
+}
+
+void PairForce::compute(Atoms& atoms, const NeighborList& list) {
+  if (list.half()) {
+    one_type_ ? compute_pairs<true, true>(atoms, list) : compute_pairs<true, false>(atoms, list);
+  } else {
+    one_type_ ? compute_pairs<false, true>(atoms, list) : compute_pairs<false, false>(atoms, list);
+  }
+}
+
+EnergyVirial PairForce::energy_virial(const Atoms& atoms, const NeighborList& list) {
+  const int nlocal = atoms.nlocal;
+  if (static_cast<int>(tally_.extent(0)) < nlocal) Kokkos::resize(tally_, nlocal + nlocal / 5);
+  const auto x = atoms.x;
+  const auto type = atoms.type;
+  const auto neighbors = list.neighbors;
+  const auto counts = list.counts;
+  const auto coeff = coeff_;
+  const auto tally = tally_;
+  const double weight = list.half() ? 1.0 : 0.5;  // a full list holds each pair twice
+  Kokkos::parallel_for(
+      "md::pair_energy_virial", Policy(0, nlocal), KOKKOS_LAMBDA(int i) {
+        double e = 0.0, w = 0.0;
+        for (int k = 0; k < counts(i); ++k) {
+          const int j = neighbors(i, k);
+          const double dx = x(i, 0) - x(j, 0), dy = x(i, 1) - x(j, 1), dz = x(i, 2) - x(j, 2);
+          const double rsq = dx * dx + dy * dy + dz * dz;
+          const kmd::LjCoeff& c = coeff(type(i), type(j));
+          if (rsq >= c.cutsq) continue;
+          e += kmd::lj_energy(rsq, c);
+          w += rsq * kmd::lj_fpair(rsq, c);
+        }
+        tally(i, 0) = weight * e;
+        tally(i, 1) = weight * w;
+      });
+  EnergyVirial sum;
+  Kokkos::parallel_reduce(
+      "md::sum_energy", Policy(0, nlocal), KOKKOS_LAMBDA(int i, double& s) { s += tally(i, 0); },
+      sum.energy);
+  Kokkos::parallel_reduce(
+      "md::sum_virial", Policy(0, nlocal), KOKKOS_LAMBDA(int i, double& s) { s += tally(i, 1); },
+      sum.virial);
+  return sum;
+}
+
+void PairForce::per_atom_energy(const Atoms& atoms, const NeighborList& list, Vec3View out) {
+  const auto x = atoms.x;
+  const auto type = atoms.type;
+  const auto neighbors = list.neighbors;
+  const auto counts = list.counts;
+  const auto coeff = coeff_;
+  const bool half = list.half();
+  if (energy_target_.data() != out.data() || energy_target_.extent(0) != out.extent(0)) {
+    energy_scatter_ = decltype(energy_scatter_)(out);
+    energy_target_ = out;
+  }
+  energy_scatter_.reset();
+  const auto scatter = energy_scatter_;
+  Kokkos::parallel_for(
+      "md::pair_energy_per_atom", Policy(0, atoms.nlocal), KOKKOS_LAMBDA(int i) {
+        auto access = scatter.access();
+        double e = 0.0;
+        for (int k = 0; k < counts(i); ++k) {
+          const int j = neighbors(i, k);
+          const double dx = x(i, 0) - x(j, 0), dy = x(i, 1) - x(j, 1), dz = x(i, 2) - x(j, 2);
+          const double rsq = dx * dx + dy * dy + dz * dz;
+          const kmd::LjCoeff& c = coeff(type(i), type(j));
+          if (rsq >= c.cutsq) continue;
+          const double half_pair = 0.5 * kmd::lj_energy(rsq, c);
+          e += half_pair;
+          if (half) access(j, 0) += half_pair;
+        }
+        access(i, 0) += e;
+      });
+  Kokkos::Experimental::contribute(out, energy_scatter_);
+}
+
+}  // namespace cb::md

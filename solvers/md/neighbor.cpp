@@ -1,0 +1,254 @@
+#include "solvers/md/neighbor.hpp"
+
+#include "core/kokkos_compat.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+namespace cb::md {
+namespace {
+
+using Policy = Kokkos::RangePolicy<ExecSpace>;
+
+KOKKOS_INLINE_FUNCTION int bin_coordinate(double x, double lo, double inv_size, int n) {
+  const int b = static_cast<int>((x - lo) * inv_size);
+  return b < 0 ? 0 : (b >= n ? n - 1 : b);
+}
+
+}  // namespace
+
+NeighborList::NeighborList(double cutoff_max, bool half) : cutoff_(cutoff_max), half_(half) {
+  neighbors = NeighborView("md::neighbors", 0, 0);
+  counts = IntView("md::neighbor_counts", 0);
+  bin_count_ = IntView("md::bin_count", 0);
+  bin_offset_ = IntView("md::bin_offset", 0);
+  bin_atoms_ = IntView("md::bin_atoms", 0);
+  atom_bin_ = IntView("md::atom_bin", 0);
+  key_ = IdView("md::neighbor_key", 0);
+}
+
+NeighborList::Grid NeighborList::make_grid(const Atoms& atoms) const {
+  const auto x = atoms.x;
+  Grid grid;
+  const double size = cutoff_ / bins_per_cutoff;
+  for (int d = 0; d < 3; ++d) {
+    double lo = 0.0, hi = 0.0;
+    Kokkos::parallel_reduce(
+        "md::bin_extent_lo", Policy(0, atoms.nall()),
+        KOKKOS_LAMBDA(int i, double& m) { m = x(i, d) < m ? x(i, d) : m; },
+        Kokkos::Min<double>(lo));
+    Kokkos::parallel_reduce(
+        "md::bin_extent_hi", Policy(0, atoms.nall()),
+        KOKKOS_LAMBDA(int i, double& m) { m = x(i, d) > m ? x(i, d) : m; },
+        Kokkos::Max<double>(hi));
+    const double extent = std::max(hi - lo, size) * (1.0 + 1e-12);
+    grid.n[d] = std::max(1, static_cast<int>(extent / size));
+    grid.lo[d] = lo;
+    grid.inv_size[d] = grid.n[d] / extent;
+  }
+  return grid;
+}
+
+void NeighborList::bin_atoms(const Atoms& atoms, const Grid& grid) {
+  const int nbins = grid.total();
+  const int nall = atoms.nall();
+  if (static_cast<int>(bin_count_.extent(0)) < nbins) {
+    bin_count_ = IntView("md::bin_count", nbins);
+    bin_offset_ = IntView("md::bin_offset", nbins);
+  }
+  if (static_cast<int>(atom_bin_.extent(0)) < nall) {
+    atom_bin_ = IntView("md::atom_bin", nall + nall / 5);
+    bin_atoms_ = IntView("md::bin_atoms", nall + nall / 5);
+  }
+  const auto x = atoms.x;
+  const auto count = bin_count_, offset = bin_offset_, members = bin_atoms_, bin = atom_bin_;
+  Kokkos::deep_copy(Kokkos::subview(count, std::make_pair(0, nbins)), 0);
+  Kokkos::parallel_for(
+      "md::bin_assign", Policy(0, nall), KOKKOS_LAMBDA(int i) {
+        const int bx = bin_coordinate(x(i, 0), grid.lo[0], grid.inv_size[0], grid.n[0]);
+        const int by = bin_coordinate(x(i, 1), grid.lo[1], grid.inv_size[1], grid.n[1]);
+        const int bz = bin_coordinate(x(i, 2), grid.lo[2], grid.inv_size[2], grid.n[2]);
+        bin(i) = (bz * grid.n[1] + by) * grid.n[0] + bx;
+        Kokkos::atomic_fetch_add(&count(bin(i)), 1);
+      });
+  Kokkos::parallel_scan(
+      "md::bin_offsets", Policy(0, nbins), KOKKOS_LAMBDA(int b, int& sum, bool final) {
+        if (final) offset(b) = sum;
+        sum += count(b);
+      });
+  Kokkos::deep_copy(Kokkos::subview(count, std::make_pair(0, nbins)), 0);
+  Kokkos::parallel_for(
+      "md::bin_fill", Policy(0, nall), KOKKOS_LAMBDA(int i) {
+        const int slot = Kokkos::atomic_fetch_add(&count(bin(i)), 1);
+        members(offset(bin(i)) + slot) = i;
+      });
+}
+
+// Stencil: bin offsets whose nearest points are closer than the cutoff.
+static std::vector<std::array<int, 3>> make_stencil(const NeighborList::Grid& grid, double cutoff) {
+  int reach[3];
+  double size[3];
+  for (int d = 0; d < 3; ++d) {
+    size[d] = 1.0 / grid.inv_size[d];
+    reach[d] = std::min(static_cast<int>(std::ceil(cutoff / size[d])), grid.n[d]);
+  }
+  std::vector<std::array<int, 3>> stencil;
+  for (int k = -reach[2]; k <= reach[2]; ++k) {
+    for (int j = -reach[1]; j <= reach[1]; ++j) {
+      for (int i = -reach[0]; i <= reach[0]; ++i) {
+        const int off[3] = {i, j, k};
+        double gap2 = 0.0;
+        for (int d = 0; d < 3; ++d) {
+          const double gap = std::max(std::abs(off[d]) - 1, 0) * size[d];
+          gap2 += gap * gap;
+        }
+        if (gap2 < cutoff * cutoff) stencil.push_back({i, j, k});
+      }
+    }
+  }
+  return stencil;
+}
+
+int NeighborList::fill(const Atoms& atoms, const CutoffTable& cutsq, const Grid& grid) {
+  return cutsq.extent(0) == 2 ? fill_rows<true>(atoms, cutsq, grid)
+                              : fill_rows<false>(atoms, cutsq, grid);
+}
+
+void NeighborList::make_keys(const Atoms& atoms) {
+  const int nall = atoms.nall();
+  if (static_cast<int>(key_.extent(0)) < nall) key_ = IdView("md::neighbor_key", nall + nall / 5);
+  const auto id = atoms.id;
+  const auto code = atoms.code;
+  const auto key = key_;
+  Kokkos::parallel_for(
+      "md::neighbor_keys", Policy(0, nall),
+      KOKKOS_LAMBDA(int i) { key(i) = entry_key(id(i), code(i)); });
+}
+
+// One row per owned atom: candidates from the stencil bins, filtered by the
+// half-list key criterion first (cheaper than the distance), then inserted in
+// key order into a per-row buffer and written out once.
+template <bool OneType>
+int NeighborList::fill_rows(const Atoms& atoms, const CutoffTable& cutsq, const Grid& grid) {
+  const auto x = atoms.x;
+  const auto type = atoms.type;
+  const auto key = key_;
+  const auto count = bin_count_, offset = bin_offset_, members = bin_atoms_, bin = atom_bin_;
+  const auto stencil = stencil_;
+  const int nstencil = stencil_size_;
+  const auto list = neighbors;
+  const auto number = counts;
+  const int capacity = static_cast<int>(list.extent(1));
+  const bool half = half_;
+  auto host_cutsq = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), cutsq);
+  const double cutsq_one = host_cutsq(1, 1);  // the one type pair (OneType)
+  int most = 0;
+  Kokkos::parallel_reduce(
+      "md::neighbor_fill", Policy(0, atoms.nlocal),
+      KOKKOS_LAMBDA(int i, int& longest) {
+        std::int64_t row_key[row_buffer];
+        int row_atom[row_buffer];
+        const double xi = x(i, 0), yi = x(i, 1), zi = x(i, 2);
+        const int ti = OneType ? 1 : type(i);
+        const std::int64_t ki = key(i);
+        const int b = bin(i);
+        const int bx = b % grid.n[0], by = (b / grid.n[0]) % grid.n[1];
+        const int bz = b / (grid.n[0] * grid.n[1]);
+        int n = 0;
+        for (int s = 0; s < nstencil; ++s) {
+          const int cx = bx + stencil(s, 0), cy = by + stencil(s, 1), cz = bz + stencil(s, 2);
+          if (cx < 0 || cy < 0 || cz < 0 || cx >= grid.n[0] || cy >= grid.n[1] || cz >= grid.n[2]) {
+            continue;
+          }
+          const int c = (cz * grid.n[1] + cy) * grid.n[0] + cx;
+          const int end = offset(c) + count(c);
+          for (int k = offset(c); k < end; ++k) {
+            const int j = members(k);
+            const std::int64_t kj = key(j);
+            if (half ? kj <= ki : j == i) continue;
+            const double dx = xi - x(j, 0), dy = yi - x(j, 1), dz = zi - x(j, 2);
+            const double reach = OneType ? cutsq_one : cutsq(ti, type(j));
+            if (dx * dx + dy * dy + dz * dz >= reach) continue;
+            if (n < row_buffer) {
+              int slot = n;
+              while (slot > 0 && row_key[slot - 1] > kj) {
+                row_key[slot] = row_key[slot - 1];
+                row_atom[slot] = row_atom[slot - 1];
+                --slot;
+              }
+              row_key[slot] = kj;
+              row_atom[slot] = j;
+            } else if (n < capacity) {
+              list(i, n) = j;  // past the buffer: sort_rows() places it
+            }
+            ++n;
+          }
+        }
+        int sorted = n;
+        if (sorted > row_buffer) sorted = row_buffer;
+        if (n <= capacity) {
+          for (int k = 0; k < sorted; ++k) list(i, k) = row_atom[k];
+        }
+        number(i) = n;
+        if (n > longest) longest = n;
+      },
+      Kokkos::Max<int>(most));
+  return most;
+}
+
+// Insertion sort by key of the rows longer than the fill buffer (their first
+// row_buffer entries are already in order).
+void NeighborList::sort_rows(int nlocal) {
+  const auto key = key_;
+  const auto list = neighbors;
+  const auto number = counts;
+  Kokkos::parallel_for(
+      "md::neighbor_sort_long_rows", Policy(0, nlocal), KOKKOS_LAMBDA(int i) {
+        const int n = number(i);
+        int first = n;
+        if (first > row_buffer) first = row_buffer;
+        for (int a = first; a < n; ++a) {
+          const int j = list(i, a);
+          const std::int64_t kj = key(j);
+          int b = a - 1;
+          while (b >= 0 && key(list(i, b)) > kj) {
+            list(i, b + 1) = list(i, b);
+            --b;
+          }
+          list(i, b + 1) = j;
+        }
+      });
+}
+
+void NeighborList::build(const Atoms& atoms, const CutoffTable& cutsq) {
+  const Grid grid = make_grid(atoms);
+  bin_atoms(atoms, grid);
+  const auto stencil = make_stencil(grid, cutoff_);
+  stencil_size_ = static_cast<int>(stencil.size());
+  if (static_cast<int>(stencil_.extent(0)) < stencil_size_) {
+    stencil_ = Kokkos::View<int* [3], MemSpace>("md::stencil", stencil_size_);
+  }
+  auto host = Kokkos::create_mirror_view(stencil_);
+  for (int s = 0; s < stencil_size_; ++s) {
+    for (int d = 0; d < 3; ++d) host(s, d) = stencil[s][d];
+  }
+  Kokkos::deep_copy(stencil_, host);
+  const int nlocal = atoms.nlocal;
+  if (static_cast<int>(counts.extent(0)) < nlocal) {
+    counts = IntView("md::neighbor_counts", nlocal + nlocal / 5);
+  }
+  if (static_cast<int>(neighbors.extent(0)) < nlocal || neighbors.extent(1) == 0) {
+    const int width = std::max(static_cast<int>(neighbors.extent(1)), half_ ? 64 : 128);
+    neighbors = NeighborView("md::neighbors", nlocal + nlocal / 5, width);
+  }
+  make_keys(atoms);
+  int most = fill(atoms, cutsq, grid);
+  if (most > static_cast<int>(neighbors.extent(1))) {
+    neighbors = NeighborView("md::neighbors", neighbors.extent(0), most + most / 5);
+    most = fill(atoms, cutsq, grid);
+  }
+  if (most > row_buffer) sort_rows(nlocal);
+}
+
+}  // namespace cb::md

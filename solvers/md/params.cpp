@@ -1,0 +1,256 @@
+#include "solvers/md/params.hpp"
+
+#include "core/error.hpp"
+#include "io/lammps_data.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <type_traits>
+
+namespace cb::md {
+namespace {
+
+namespace kmd = kernels::md;
+
+std::string text(double x) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%g", x);
+  return buffer;
+}
+
+// `mass = 1.0` (every type) or `mass = [m1, m2, ...]` (one per type).
+std::optional<std::vector<double>> read_masses(io::CaseFile& file) {
+  if (!file.has("md", "mass")) {
+    file.allow("md", "mass");
+    return std::nullopt;
+  }
+  try {
+    if (auto one = file.find<double>("md", "mass", io::Bounds::positive())) {
+      return std::vector<double>{*one};
+    }
+  } catch (const InputError&) {
+    // not a number: try the per-type array below
+  }
+  return file.find<std::vector<double>>("md", "mass", io::Bounds::positive());
+}
+
+void read_lattice(io::CaseFile& file, Params& p) {
+  const std::string style = file.choice("md", "lattice", {"fcc", "bcc", "sc"}, std::string("fcc"));
+  p.lattice = style == "fcc"   ? kmd::LatticeStyle::fcc
+              : style == "bcc" ? kmd::LatticeStyle::bcc
+                               : kmd::LatticeStyle::sc;
+  p.density = file.require<double>("md", "density", io::Bounds::positive());
+  p.lattice_cells = file.require<Int3>("md", "lattice_cells", io::Bounds::at_least(1));
+  p.temperature = file.require<double>("md", "temperature", io::Bounds::non_negative());
+  p.seed = file.get<int>("md", "seed", 87287, io::Bounds::closed(1, 2147483646));
+  const double a = kmd::lattice_constant(p.lattice, p.density);
+  for (int d = 0; d < 3; ++d) {
+    p.box.lo[d] = 0.0;
+    p.box.hi[d] = p.lattice_cells[d] * a;  // LAMMPS: region block 0 n in lattice units
+  }
+  p.geometry.cells = p.lattice_cells;
+  p.atom_types = 1;
+  p.masses = {1.0};
+}
+
+void read_data_file_box(io::CaseFile& file, Params& p) {
+  const std::string name = file.require<std::string>("md", "data_file");
+  namespace fs = std::filesystem;
+  fs::path path(name);
+  if (path.is_relative()) path = fs::path(file.path()).parent_path() / path;
+  p.data_file = path.string();
+  for (const char* key : {"lattice", "density", "lattice_cells", "temperature", "seed"}) {
+    if (file.has("md", key)) {
+      file.fail("md", key,
+                std::string("[md] ") + key + " belongs to a lattice start; " +
+                    "data_file gives positions and velocities");
+    }
+  }
+  const io::LammpsData data = io::read_lammps_data(p.data_file);
+  p.box = data.box;
+  p.atom_types = data.atom_types;
+  p.masses = data.masses;
+  const double rneigh = 2.5;  // provisional; the grid only needs to be fine
+  for (int d = 0; d < 3; ++d) {
+    const double length = p.box.hi[d] - p.box.lo[d];
+    p.geometry.cells[d] = std::max(1, static_cast<int>(std::floor(4.0 * length / rneigh)));
+  }
+}
+
+void read_pair(io::CaseFile& file, Params& p) {
+  file.choice("pair", "style", {"lj"}, std::string("lj"));
+  kmd::LjParams base;
+  base.cutoff = file.get<double>("pair", "cutoff", 2.5, io::Bounds::positive());
+  base.epsilon = file.get<double>("pair", "epsilon", 1.0, io::Bounds::non_negative());
+  base.sigma = file.get<double>("pair", "sigma", 1.0, io::Bounds::positive());
+  const std::string mixing =
+      file.choice("pair", "mixing", {"geometric", "arithmetic"}, std::string("geometric"));
+  const kmd::Mixing rule = mixing == "geometric" ? kmd::Mixing::geometric : kmd::Mixing::arithmetic;
+  p.shift = file.get<bool>("pair", "shift", false);
+  p.tail = file.get<bool>("pair", "tail", false);
+  const int n = p.atom_types;
+  std::vector<kmd::LjParams> own(n, base);
+  std::vector<std::optional<kmd::LjParams>> given(n * n);
+  for (int i = 1; i <= n; ++i) {
+    for (int j = i; j <= n; ++j) {
+      const std::string key = "coeff_" + std::to_string(i) + "_" + std::to_string(j);
+      auto v = file.find<std::vector<double>>("pair", key, io::Bounds::non_negative());
+      if (!v) continue;
+      if (v->size() != 2 && v->size() != 3) {
+        file.fail("pair", key, "[pair] " + key + " = [epsilon, sigma] or [epsilon, sigma, cutoff]");
+      }
+      if (!((*v)[1] > 0.0) || (v->size() == 3 && !((*v)[2] > 0.0))) {
+        file.fail("pair", key, "[pair] " + key + ": sigma and cutoff must be positive");
+      }
+      kmd::LjParams c{(*v)[0], (*v)[1], v->size() == 3 ? (*v)[2] : base.cutoff};
+      given[(i - 1) * n + (j - 1)] = given[(j - 1) * n + (i - 1)] = c;
+      if (i == j) own[i - 1] = c;
+    }
+  }
+  p.pair.resize(n * n);
+  for (int i = 0; i < n; ++i) {
+    for (int j = 0; j < n; ++j) {
+      p.pair[i * n + j] = given[i * n + j] ? *given[i * n + j] : kmd::mix(own[i], own[j], rule);
+    }
+  }
+}
+
+void read_neighbor(io::CaseFile& file, Params& p) {
+  p.skin = file.get<double>("neighbor", "skin", 0.3, io::Bounds::non_negative());
+  p.every = file.get<int>("neighbor", "every", 1, io::Bounds::at_least(1));
+  p.delay = file.get<int>("neighbor", "delay", 0, io::Bounds::non_negative());
+  p.check = file.get<bool>("neighbor", "check", true);
+  // Half lists (newton on) halve the pair work where scatter is cheap (host
+  // backends); full lists avoid atomic scatter on GPUs (docs/solvers/md.md).
+  constexpr bool host_backend =
+      Kokkos::SpaceAccessibility<ExecSpace, Kokkos::HostSpace>::accessible;
+  const std::string list = file.choice("neighbor", "list", {"half", "full"},
+                                       std::string(host_backend ? "half" : "full"));
+  p.list = list == "half" ? ListKind::half : ListKind::full;
+}
+
+void read_thermostat(io::CaseFile& file, Params& p) {
+  const std::string style = file.choice(
+      "thermostat", "style", {"none", "langevin", "nose_hoover", "berendsen"}, std::string("none"));
+  ThermostatParams& t = p.thermostat;
+  t.style = style == "langevin"      ? ThermostatStyle::langevin
+            : style == "nose_hoover" ? ThermostatStyle::nose_hoover
+            : style == "berendsen"   ? ThermostatStyle::berendsen
+                                     : ThermostatStyle::none;
+  if (t.style == ThermostatStyle::none) {
+    for (const char* key : {"temperature", "damp", "seed"}) {
+      if (file.has("thermostat", key)) {
+        file.fail("thermostat", key, "[thermostat] style = \"none\" takes no " + std::string(key));
+      }
+    }
+    return;
+  }
+  t.temperature = file.require<double>("thermostat", "temperature", io::Bounds::positive());
+  t.damp = file.require<double>("thermostat", "damp", io::Bounds::positive());
+  if (t.style == ThermostatStyle::langevin) {
+    t.seed = file.get<long>("thermostat", "seed", 1, io::Bounds::at_least(1));
+  } else if (file.has("thermostat", "seed")) {
+    file.fail("thermostat", "seed", "[thermostat] seed is for style = \"langevin\" only");
+  }
+}
+
+void read_compute(io::CaseFile& file, Params& p) {
+  ComputeParams& c = p.compute;
+  c.rdf_bins = file.get<int>("compute", "rdf_bins", 0, io::Bounds::closed(0, 100000));
+  c.rdf_cutoff = file.get<double>("compute", "rdf_cutoff", p.max_cutoff(), io::Bounds::positive());
+  c.rdf_every = file.get<long>("compute", "rdf_every", 100, io::Bounds::at_least(1));
+  c.rdf_start = file.get<long>("compute", "rdf_start", 0, io::Bounds::non_negative());
+  c.msd_every = file.get<long>("compute", "msd_every", 0, io::Bounds::non_negative());
+  if (c.rdf_cutoff > p.max_cutoff() * (1 + 1e-12)) {
+    file.fail("compute", "rdf_cutoff",
+              "[compute] rdf_cutoff = " + text(c.rdf_cutoff) + " exceeds the pair cutoff " +
+                  text(p.max_cutoff()) + " (g(r) uses the force neighbour list)");
+  }
+}
+
+void read_masses_into(io::CaseFile& file, Params& p) {
+  const auto masses = read_masses(file);
+  if (masses) {
+    if (masses->size() == 1) {
+      p.masses.assign(p.atom_types, masses->front());
+    } else if (static_cast<int>(masses->size()) == p.atom_types) {
+      p.masses = *masses;
+    } else {
+      file.fail("md", "mass",
+                "[md] mass has " + std::to_string(masses->size()) + " values for " +
+                    std::to_string(p.atom_types) + " atom types");
+    }
+  }
+  if (static_cast<int>(p.masses.size()) != p.atom_types) {
+    file.fail_missing("md", "mass", "mass' (the data file has no Masses section) or 'mass");
+  }
+}
+
+}  // namespace
+
+double Params::max_cutoff() const {
+  double rc = 0.0;
+  for (const auto& c : pair) rc = std::max(rc, c.cutoff);
+  return rc;
+}
+
+Params read_params(io::CaseFile& file) {
+  Params p;
+  const bool data = file.has("md", "data_file");
+  p.case_name = file.choice("run", "case", {"lattice", "data_file"},
+                            std::string(data ? "data_file" : "lattice"));
+  p.from_data_file = p.case_name == "data_file";
+  if (p.from_data_file) {
+    read_data_file_box(file, p);
+  } else {
+    if (data) file.fail("md", "data_file", "[run] case = \"lattice\" takes no [md] data_file");
+    file.allow("md", "data_file");
+    read_lattice(file, p);
+  }
+  read_masses_into(file, p);
+  read_pair(file, p);
+  read_neighbor(file, p);
+  p.dt = file.get<double>("time", "dt", 0.005, io::Bounds::positive());
+  if (auto steps = file.find<long>("run", "steps", io::Bounds::non_negative())) {
+    p.steps = *steps;
+  } else if (auto end = file.find<double>("run", "end_time", io::Bounds::positive())) {
+    p.steps = std::lround(*end / p.dt);
+  }
+  p.thermo_every = file.get<long>("thermo", "every_steps", 0, io::Bounds::non_negative());
+  read_thermostat(file, p);
+  read_compute(file, p);
+  p.geometry.lo = p.box.lo;
+  p.geometry.hi = p.box.hi;
+  p.geometry.periodic = p.box.periodic;
+  return p;
+}
+
+void check_decomposition(const Params& params, const Int3& dims) {
+  static const char* axis_name[3] = {"x", "y", "z"};
+  const double rneigh = params.neighbor_cutoff();
+  for (int d = 0; d < 3; ++d) {
+    const double spacing = params.geometry.spacing(d);
+    const int thinnest = params.geometry.cells[d] / dims[d];
+    const double thickness = thinnest * spacing;
+    if (thickness < rneigh) {
+      throw InputError("md: " + std::to_string(dims[0]) + " x " + std::to_string(dims[1]) + " x " +
+                       std::to_string(dims[2]) + " ranks give sub-boxes " + text(thickness) +
+                       " thick along " + axis_name[d] +
+                       ", thinner than cutoff + skin = " + text(rneigh) +
+                       " (ghost atoms come from the nearest rank only); use fewer ranks along " +
+                       axis_name[d] + " ([parallel] ranks) or a larger box");
+    }
+  }
+}
+
+double memory_bytes(const Params& params, int ranks) {
+  double atoms = 1.0;
+  for (int d = 0; d < 3; ++d) atoms *= params.box.hi[d] - params.box.lo[d];
+  atoms *= params.from_data_file ? 1.0 : params.density;
+  // x, v, f, x at rebuild (3 doubles each), id, type, image, ~40 neighbours.
+  const double per_atom = 12 * 8 + 8 + 4 + 12 + 40 * 4;
+  return 2.0 * atoms / ranks * per_atom;
+}
+
+}  // namespace cb::md

@@ -1,0 +1,84 @@
+// Parameters of the molecular-dynamics solver, read from the case file
+// (DESIGN.md §9 and docs/solvers/md.md): [md], [pair], [neighbor], [thermo],
+// [thermostat], [compute] and [time] dt. Reading validates everything; nothing
+// is allocated.
+#pragma once
+
+#include "core/particle_solver.hpp"
+#include "io/case_file.hpp"
+#include "kernels/md/lattice.hpp"
+#include "kernels/md/lj.hpp"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace cb::md {
+
+enum class ListKind : int { half, full };
+enum class ThermostatStyle : int { none, langevin, nose_hoover, berendsen };
+
+struct ThermostatParams {
+  ThermostatStyle style = ThermostatStyle::none;
+  double temperature = 1.0;
+  double damp = 1.0;  // relaxation time (tau units)
+  long seed = 1;      // Langevin random stream
+};
+
+struct ComputeParams {
+  int rdf_bins = 0;  // 0: g(r) off
+  double rdf_cutoff = 0.0;
+  long rdf_every = 0;
+  long rdf_start = 0;  // first step sampled (skip the equilibration)
+  long msd_every = 0;  // 0: MSD off
+};
+
+struct Params {
+  std::string case_name;
+  // Initial state: a lattice with loop-geom velocities, or a LAMMPS data file.
+  bool from_data_file = false;
+  std::string data_file;  // resolved relative to the case file
+  kernels::md::LatticeStyle lattice = kernels::md::LatticeStyle::fcc;
+  double density = 0.8442;
+  Int3 lattice_cells{10, 10, 10};
+  double temperature = 1.0;
+  int seed = 87287;
+  // Atoms and box.
+  int atom_types = 1;
+  std::vector<double> masses;  // index type - 1
+  ParticleBox box;
+  GridGeometry geometry;  // the grid the Decomposition splits (docs/solvers/md.md)
+  // Pair style lj/cut.
+  std::vector<kernels::md::LjParams> pair;  // atom_types^2, (i - 1) * atom_types + (j - 1)
+  bool shift = false;
+  bool tail = false;
+  // Neighbour lists.
+  double skin = 0.3;
+  int every = 1;
+  int delay = 0;
+  bool check = true;
+  ListKind list = ListKind::half;
+  // Time stepping and output.
+  double dt = 0.005;
+  long steps = 0;  // [run] steps (0 when the run ends by time)
+  long thermo_every = 0;
+  ThermostatParams thermostat;
+  ComputeParams compute;
+
+  double max_cutoff() const;
+  double neighbor_cutoff() const { return max_cutoff() + skin; }
+  const kernels::md::LjParams& pair_of(int i, int j) const {
+    return pair[(i - 1) * atom_types + (j - 1)];
+  }
+};
+
+Params read_params(io::CaseFile& file);
+
+// Refuses a rank grid whose sub-boxes are thinner than cutoff + skin along some
+// axis (ghost atoms come from the nearest neighbour only). Throws InputError.
+void check_decomposition(const Params& params, const Int3& dims);
+
+// Bytes of atom data per rank (for `cloudburst check`).
+double memory_bytes(const Params& params, int ranks);
+
+}  // namespace cb::md

@@ -1,0 +1,163 @@
+// A host-only stand-in for a particle solver, for the I/O tests: `count` atoms
+// with full-mantissa positions, velocities and image flags that depend on the
+// id; atom `id` lives on rank id % size, stored in decreasing id order (so
+// nothing is sorted by accident). step() moves atoms ballistically and wraps
+// them into the periodic box, as an MD code stores them.
+#pragma once
+
+#include "core/particle_solver.hpp"
+
+#include <mpi.h>
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <string>
+#include <vector>
+
+namespace cb::test {
+
+class FakeParticleSolver : public ParticleSolver {
+ public:
+  FakeParticleSolver(MPI_Comm comm, long count, const std::string& name = "fake_md")
+      : comm_(comm), count_(count), name_(name) {
+    MPI_Comm_rank(comm, &rank_);
+    MPI_Comm_size(comm, &size_);
+    box_.lo = {-1.5, 0.25, 0.0};
+    box_.hi = {4.0 / 3.0, 7.75, 3.0};
+    box_.periodic = {true, true, false};
+    geometry_.cells = {2, 3, 1};
+    geometry_.lo = box_.lo;
+    geometry_.hi = box_.hi;
+    geometry_.periodic = box_.periodic;
+    for (long id = count; id >= 1; --id)
+      if (id % size_ == rank_) append_atom(id);
+  }
+
+  std::string name() const override { return name_; }
+  std::string case_name() const override { return "fake"; }
+  double stable_dt() override { return 0.01; }
+  void step(double, double dt, PhaseTimer&) override {
+    for (std::size_t a = 0; a < atoms_.size(); ++a)
+      for (int axis = 0; axis < 3; ++axis) {
+        double& x = atoms_.x[3 * a + axis];
+        x += dt * atoms_.v[3 * a + axis];
+        const double length = box_.hi[axis] - box_.lo[axis];
+        if (x >= box_.hi[axis]) {
+          x -= length;
+          ++atoms_.image[3 * a + axis];
+        } else if (x < box_.lo[axis]) {
+          x += length;
+          --atoms_.image[3 * a + axis];
+        }
+      }
+  }
+  std::vector<Diagnostic> diagnostics(double) override { return {{"atoms", double(count_)}}; }
+  std::string locate_non_finite() override { return ""; }
+  std::vector<FieldComponent> output_fields() override { return {}; }
+  std::vector<FieldComponent> checkpoint_fields() override { return {}; }
+  const GridGeometry& geometry() const override { return geometry_; }
+  int halo() const override { return 0; }
+  double work_per_step() const override { return double(count_); }
+  std::string throughput_unit() const override { return "atom-steps/s"; }
+
+  const ParticleBox& box() const override { return box_; }
+  std::vector<double> type_masses() const override { return {1.0, 39.948 / 3.0}; }
+  std::int64_t total_atoms() const override { return count_; }
+  HostParticles owned_particles() override { return atoms_; }
+
+  // Every rank sees every atom and keeps its own (id % size), in decreasing id order.
+  void load_particles(const HostParticles& atoms) override {
+    const HostParticles all = allgather(atoms);
+    std::vector<std::size_t> order(all.size());
+    std::iota(order.begin(), order.end(), std::size_t(0));
+    std::sort(order.begin(), order.end(),
+              [&](std::size_t p, std::size_t q) { return all.id[p] > all.id[q]; });
+    atoms_ = HostParticles{};
+    for (std::size_t n : order) {
+      if (all.id[n] % size_ != rank_) continue;
+      atoms_.id.push_back(all.id[n]);
+      atoms_.type.push_back(all.type[n]);
+      for (int axis = 0; axis < 3; ++axis) {
+        atoms_.x.push_back(all.x[3 * n + axis]);
+        atoms_.v.push_back(all.v[3 * n + axis]);
+        atoms_.image.push_back(all.image[3 * n + axis]);
+      }
+    }
+  }
+
+  std::vector<std::string> per_atom_names() const override { return {"pe", "ke"}; }
+  std::vector<double> per_atom_values(int q) override {
+    std::vector<double> values;
+    for (std::size_t a = 0; a < atoms_.size(); ++a)
+      values.push_back(q == 0 ? -1.0 / (3.0 + double(atoms_.id[a]))
+                              : 0.5 * (atoms_.v[3 * a] * atoms_.v[3 * a]));
+    return values;
+  }
+
+  // All atoms of every rank, on every rank, sorted by id.
+  HostParticles all_sorted() { return sorted(allgather(atoms_)); }
+
+  static HostParticles sorted(const HostParticles& atoms) {
+    std::vector<std::size_t> order(atoms.size());
+    std::iota(order.begin(), order.end(), std::size_t(0));
+    std::sort(order.begin(), order.end(),
+              [&](std::size_t p, std::size_t q) { return atoms.id[p] < atoms.id[q]; });
+    HostParticles out;
+    for (std::size_t n : order) {
+      out.id.push_back(atoms.id[n]);
+      out.type.push_back(atoms.type[n]);
+      for (int axis = 0; axis < 3; ++axis) {
+        out.x.push_back(atoms.x[3 * n + axis]);
+        out.v.push_back(atoms.v[3 * n + axis]);
+        out.image.push_back(atoms.image[3 * n + axis]);
+      }
+    }
+    return out;
+  }
+
+ private:
+  void append_atom(long id) {
+    atoms_.id.push_back(id);
+    atoms_.type.push_back(1 + int(id % 2));
+    for (int axis = 0; axis < 3; ++axis) {
+      const double length = box_.hi[axis] - box_.lo[axis];
+      const double fraction = std::fmod(0.61803398874989484 * double(id * (axis + 2)), 1.0);
+      atoms_.x.push_back(box_.lo[axis] + length * fraction);
+      atoms_.v.push_back(std::sin(1.0 + double(id) * (axis + 1)) / 3.0);
+      atoms_.image.push_back(int(id % 5) - 2 + axis);
+    }
+  }
+
+  template <class T>
+  std::vector<T> allgather_values(const std::vector<T>& mine, MPI_Datatype type) const {
+    const int count = static_cast<int>(mine.size());
+    std::vector<int> counts(size_), offsets(size_, 0);
+    MPI_Allgather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, comm_);
+    for (int r = 1; r < size_; ++r) offsets[r] = offsets[r - 1] + counts[r - 1];
+    std::vector<T> all(static_cast<std::size_t>(offsets.back() + counts.back()));
+    MPI_Allgatherv(mine.data(), count, type, all.data(), counts.data(), offsets.data(), type,
+                   comm_);
+    return all;
+  }
+
+  HostParticles allgather(const HostParticles& atoms) const {
+    HostParticles all;
+    all.id = allgather_values(atoms.id, MPI_INT64_T);
+    all.type = allgather_values(atoms.type, MPI_INT);
+    all.x = allgather_values(atoms.x, MPI_DOUBLE);
+    all.v = allgather_values(atoms.v, MPI_DOUBLE);
+    all.image = allgather_values(atoms.image, MPI_INT);
+    return all;
+  }
+
+  MPI_Comm comm_;
+  long count_;
+  std::string name_;
+  int rank_ = 0, size_ = 1;
+  ParticleBox box_;
+  GridGeometry geometry_;
+  HostParticles atoms_;
+};
+
+}  // namespace cb::test

@@ -1,0 +1,293 @@
+// CFD solver (issue 6): the point-wise kernels on the host against hand-derived
+// values (EOS, Riemann fluxes, reconstructions, limiters, viscous flux);
+// conservation to round-off through the C++ API on one rank; bad [cfd],
+// [viscosity] and [boundary] input through the `cloudburst` program (exit 2).
+#include "cli_runner.hpp"
+#include "core/decomposition.hpp"
+#include "io/case_file.hpp"
+#include "kernels/cfd/reconstruction.hpp"
+#include "kernels/cfd/riemann.hpp"
+#include "kernels/cfd/viscous.hpp"
+#include "solvers/cfd/solver.hpp"
+
+#include <catch2/catch_approx.hpp>
+#include <catch2/catch_test_macros.hpp>
+#include <catch2/matchers/catch_matchers_string.hpp>
+
+#include <cmath>
+#include <filesystem>
+#include <map>
+#include <string>
+#include <vector>
+
+using namespace cb;
+using namespace cb::kernels::cfd;
+using Catch::Approx;
+using Catch::Matchers::ContainsSubstring;
+
+namespace {
+
+const double gamma_air = 1.4;
+
+void check_equal(const Conserved& a, const Conserved& b, double margin) {
+  CHECK(a.rho == Approx(b.rho).margin(margin));
+  for (int d = 0; d < 3; ++d) CHECK(a.mom[d] == Approx(b.mom[d]).margin(margin));
+  CHECK(a.energy == Approx(b.energy).margin(margin));
+}
+
+}  // namespace
+
+TEST_CASE("primitive and conserved variables convert both ways", "[cfd][kernels]") {
+  const Primitive w{1.3, {0.5, -2.0, 0.25}, 2.7};
+  const Conserved u = to_conserved(w, gamma_air);
+  CHECK(u.mom[1] == Approx(-2.6));
+  // E = p / (gamma - 1) + rho |u|^2 / 2 = 6.75 + 0.65 * 4.3125
+  CHECK(u.energy == Approx(2.7 / 0.4 + 0.65 * 4.3125));
+  const Primitive back = to_primitive(u, gamma_air);
+  CHECK(back.rho == Approx(w.rho).epsilon(1e-15));
+  for (int d = 0; d < 3; ++d) CHECK(back.vel[d] == Approx(w.vel[d]).epsilon(1e-15));
+  CHECK(back.p == Approx(w.p).epsilon(1e-14));
+  CHECK(sound_speed(w, gamma_air) == Approx(std::sqrt(1.4 * 2.7 / 1.3)));
+}
+
+TEST_CASE("every Riemann solver is consistent: F(U, U) is the physical flux", "[cfd][kernels]") {
+  const Primitive w{0.8, {1.7, -0.4, 0.9}, 1.9};
+  for (int axis = 0; axis < 3; ++axis) {
+    const Conserved exact = physical_flux(w, gamma_air, axis);
+    for (RiemannSolver s : {RiemannSolver::hllc, RiemannSolver::hll, RiemannSolver::rusanov}) {
+      INFO("axis " << axis << " solver " << int(s));
+      check_equal(riemann_flux(s, w, w, gamma_air, axis), exact, 1e-13);
+    }
+  }
+  // Supersonic to the left and to the right: the upwind physical flux.
+  const Primitive fast{1.0, {-5.0, 0.0, 0.0}, 1.0}, slow{0.5, {-4.0, 0.0, 0.0}, 0.8};
+  check_equal(flux_hllc(slow, fast, gamma_air, 0), physical_flux(fast, gamma_air, 0), 1e-14);
+}
+
+TEST_CASE("HLLC keeps an isolated stationary contact exactly; HLL smears it", "[cfd][kernels]") {
+  for (int axis = 0; axis < 3; ++axis) {
+    // Different densities and tangential velocities, no normal velocity.
+    Primitive left{1.0, {0.3, 0.3, -0.2}, 0.7}, right{0.125, {-1.0, -1.0, 0.5}, 0.7};
+    left.vel[axis] = right.vel[axis] = 0.0;
+    const Conserved f = flux_hllc(left, right, gamma_air, axis);
+    CHECK(f.rho == 0.0);
+    CHECK(f.mom[axis] == 0.7);
+    CHECK(f.energy == 0.0);
+    for (int d = 0; d < 3; ++d) {
+      if (d != axis) CHECK(f.mom[d] == 0.0);
+    }
+    CHECK(std::abs(flux_hll(left, right, gamma_air, axis).rho) > 0.1);
+  }
+}
+
+TEST_CASE("HLLC star region matches Toro's wave speeds on the Sod data", "[cfd][kernels]") {
+  // Toro (2009) eqs. 10.59-10.61 by hand: p_pvrs = 0.55 - 0 = 0.55 (u = 0), so
+  // the left wave is a rarefaction (q_L = 1): S_L = -sqrt(1.4).
+  const Primitive left{1.0, {0, 0, 0}, 1.0}, right{0.125, {0, 0, 0}, 0.1};
+  const WaveSpeeds s = pressure_based_speeds(left, right, gamma_air, 0);
+  CHECK(s.left == Approx(-std::sqrt(1.4)));
+  const double a_r = std::sqrt(1.4 * 0.1 / 0.125);
+  const double p_star = 0.55 - 0.0;  // rho_bar a_bar (u_R - u_L) = 0
+  CHECK(s.right == Approx(a_r * std::sqrt(1 + 2.4 / 2.8 * (p_star / 0.1 - 1))));
+}
+
+TEST_CASE("MUSCL with every limiter and WENO5 reproduce linear data", "[cfd][kernels]") {
+  const double q[6] = {-1.25, -0.5, 0.25, 1.0, 1.75, 2.5};  // slope 0.75 per cell
+  // Face between cells 2 and 3: the mean 0.625.
+  for (kernels::Limiter l : {kernels::Limiter::none, kernels::Limiter::minmod,
+                             kernels::Limiter::van_leer, kernels::Limiter::mc}) {
+    const FaceValues f = reconstruct_muscl(q, l);
+    CHECK(f.left == Approx(0.625).epsilon(1e-15));
+    CHECK(f.right == Approx(0.625).epsilon(1e-15));
+  }
+  const FaceValues w = reconstruct_weno5(q);
+  CHECK(w.left == Approx(0.625).epsilon(1e-14));
+  CHECK(w.right == Approx(0.625).epsilon(1e-14));
+  const FaceValues c = reconstruct_constant(q);
+  CHECK(c.left == 0.25);
+  CHECK(c.right == 1.0);
+}
+
+TEST_CASE("WENO5 is fifth order on smooth cell averages", "[cfd][kernels]") {
+  // Cell averages of sin x; the face value at x_f = 0.3 (no critical point).
+  auto error = [](double h) {
+    double q[6];
+    for (int m = 0; m < 6; ++m) {
+      const double a = 0.3 + (m - 3) * h;  // cell m spans [a, a + h]
+      q[m] = (std::cos(a) - std::cos(a + h)) / h;
+    }
+    const FaceValues f = reconstruct_weno5(q);
+    return std::max(std::abs(f.left - std::sin(0.3)), std::abs(f.right - std::sin(0.3)));
+  };
+  const double e1 = error(0.1), e2 = error(0.05), e3 = error(0.025);
+  INFO("errors " << e1 << " " << e2 << " " << e3);
+  CHECK(std::log2(e1 / e2) > 4.5);
+  CHECK(std::log2(e2 / e3) > 4.5);
+}
+
+TEST_CASE("the limiters stay in the TVD region of Sweby (1984)", "[cfd][kernels]") {
+  // phi(r) = slope / dl in [0, min(2 r, 2)] for r = dr / dl > 0, zero at extrema.
+  for (kernels::Limiter l :
+       {kernels::Limiter::minmod, kernels::Limiter::van_leer, kernels::Limiter::mc}) {
+    for (double dl : {-2.0, -0.3, 0.7, 1.0}) {
+      for (double r : {-3.0, -0.5, 0.0, 0.1, 0.5, 1.0, 2.0, 10.0}) {
+        const double dr = r * dl;
+        const double phi = kernels::limited_slope(l, dl, dr) / dl;
+        INFO("limiter " << int(l) << " dl " << dl << " r " << r);
+        if (r <= 0) {
+          CHECK(phi == 0.0);
+        } else {
+          CHECK(phi >= 0.0);
+          CHECK(phi <= std::min(2.0 * r, 2.0) + 1e-15);
+        }
+      }
+    }
+  }
+  CHECK(kernels::slope_mc(1.0, 3.0) == 2.0);   // min(2 * 1, 2 * 3, (1 + 3) / 2)
+  CHECK(kernels::slope_mc(1.0, 1.5) == 1.25);  // the central slope
+}
+
+TEST_CASE("the viscous flux of a linear shear is mu du/dy", "[cfd][kernels]") {
+  const Viscosity constant{ViscosityLaw::constant, 0.02, 0.72, 1.0, 0.0};
+  const real vel[3] = {0.3, 0.0, 0.0};
+  const real grad[3][3] = {{0.0, 5.0, 0.0}, {0.0, 0.0, 0.0}, {0.0, 0.0, 0.0}};  // u = 5 y
+  const double mu = dynamic_viscosity(constant, 1.7);
+  const Conserved f = viscous_flux(vel, grad, 0.0, mu, 0.0, 1);
+  CHECK(f.rho == 0.0);
+  CHECK(f.mom[0] == Approx(0.02 * 5.0));
+  CHECK(f.mom[1] == 0.0);
+  CHECK(f.energy == Approx(0.3 * 0.02 * 5.0));
+  // Along x the same shear has tau_xx = 0 and tau_xy = mu du/dy too.
+  CHECK(viscous_flux(vel, grad, 0.0, mu, 0.0, 0).mom[1] == Approx(0.1));
+  // Heat flux: kappa dT/dn with kappa = mu gamma / ((gamma - 1) Pr).
+  const double kappa = heat_conductivity(constant, 0.02, 1.4);
+  CHECK(kappa == Approx(0.02 * 3.5 / 0.72));
+  const real none[3] = {0, 0, 0};
+  CHECK(viscous_flux(none, grad, 2.0, mu, kappa, 1).energy == Approx(2.0 * kappa));
+  // Sutherland: mu_ref at T_ref; (T / T_ref)^1.5 (T_ref + S) / (T + S) elsewhere.
+  const Viscosity sutherland{ViscosityLaw::sutherland, 0.01, 0.72, 1.0, 0.4};
+  CHECK(dynamic_viscosity(sutherland, 1.0) == Approx(0.01));
+  CHECK(dynamic_viscosity(sutherland, 2.0) == Approx(0.01 * std::pow(2.0, 1.5) * 1.4 / 2.4));
+}
+
+TEST_CASE("the low-Mach correction scales the velocity jump by the local Mach number",
+          "[cfd][kernels]") {
+  Primitive l{1.0, {0.1, 0.0, 0.0}, 1.0 / 1.4}, r{1.0, {0.0, 0.0, 0.0}, 1.0 / 1.4};
+  low_mach_correction(l, r, gamma_air);  // c = 1, z = max Mach = 0.1
+  CHECK(l.vel[0] == Approx(0.05 + 0.1 * 0.05));
+  CHECK(r.vel[0] == Approx(0.05 - 0.1 * 0.05));
+}
+
+namespace {
+
+// Runs `steps` steps of the case text on this rank; returns the first and the
+// last diagnostics.
+std::pair<std::map<std::string, double>, std::map<std::string, double>> run_api(
+    const std::string& text, int steps) {
+  io::CaseFile file = io::CaseFile::parse(text, "api.toml");
+  const cfd::Params params = cfd::read_params(file);
+  Decomposition decomposition(MPI_COMM_SELF, params.geometry.cells, params.geometry.periodic);
+  cfd::CfdSolver solver(params, decomposition);
+  PhaseTimer timer;
+  auto as_map = [](const std::vector<Diagnostic>& d) {
+    std::map<std::string, double> m;
+    for (const auto& x : d) m[x.name] = x.value;
+    return m;
+  };
+  const auto first = as_map(solver.diagnostics(0.0));
+  double time = 0;
+  for (int s = 0; s < steps; ++s) {
+    const double dt = solver.stable_dt();
+    solver.step(time, dt, timer);
+    time += dt;
+  }
+  return {first, as_map(solver.diagnostics(time))};
+}
+
+std::string case_text(const std::string& name, const std::string& cells,
+                      const std::string& extra = "") {
+  return "[run]\ncase = \"" + name + "\"\n[grid]\ncells = " + cells + "\n" + extra;
+}
+
+}  // namespace
+
+TEST_CASE("mass, momentum and energy are conserved to round-off", "[cfd][validation]") {
+  // Periodic: Kelvin-Helmholtz (2-D, MUSCL) and Taylor-Green (3-D, viscous, WENO5).
+  for (const auto& [text, steps] :
+       {std::pair{case_text("kelvin_helmholtz", "[32, 32, 1]"), 40},
+        std::pair{case_text("taylor_green", "[12, 12, 12]",
+                            "[cfd]\nreconstruction = \"weno5\"\n[initial]\nreynolds = 100\n"),
+                  10}}) {
+    const auto [first, last] = run_api(text, steps);
+    INFO(text);
+    for (const char* name : {"mass", "mom_x", "mom_y", "mom_z", "energy"}) {
+      INFO(name << " " << first.at(name) << " -> " << last.at(name));
+      CHECK(std::abs(last.at(name) - first.at(name)) <= 1e-13 * std::abs(first.at("energy")));
+    }
+    CHECK(last.at("fallback_faces") == 0.0);
+  }
+  // Closed: the cavity's walls (mass only; the lid does work).
+  const auto [first, last] = run_api(case_text("cavity", "[16, 16, 1]"), 50);
+  CHECK(std::abs(last.at("mass") - first.at("mass")) <= 1e-14 * first.at("mass"));
+}
+
+TEST_CASE("Taylor-Green starts with the HiOCFD kinetic energy 0.125", "[cfd][validation]") {
+  const auto [first, last] = run_api(case_text("taylor_green", "[16, 16, 16]"), 1);
+  CHECK(first.at("kinetic_energy") == Approx(0.125).epsilon(1e-12));
+  // Enstrophy 0.375 exactly; central differences at 16 cells per 2 pi: 0.375
+  // times (sin h / h)^2 to leading order.
+  const double h = 2 * math::pi / 16;
+  CHECK(first.at("enstrophy") == Approx(0.375 * std::pow(std::sin(h) / h, 2)).epsilon(0.01));
+  CHECK(last.at("kinetic_energy") < first.at("kinetic_energy"));
+}
+
+TEST_CASE("bad [cfd], [viscosity] and [boundary] input exits with code 2", "[cfd][input][cli]") {
+  using namespace cb::test;
+  const std::string dir = make_temp_dir("cb_cfd_input_");
+  const std::string valid =
+      "[run]\nsolver = \"cfd\"\ncase = \"sod\"\nsteps = 2\n"  // lines 1-4
+      "[grid]\ncells = [20, 1, 1]\n"                          // 5-6
+      "[cfd]\nreconstruction = \"muscl\"\n";                  // 7-8
+  struct Bad {
+    std::string what, set;
+    std::vector<std::string> expected;
+  };
+  for (const Bad& b : {
+           Bad{"misspelt key",
+               "--set cfd.riemman=\\\"hllc\\\"",
+               {"unknown key 'riemman'", "did you mean 'riemann'"}},
+           Bad{"unknown limiter", "--set cfd.limiter=\\\"superbee\\\"", {"limiter", "superbee"}},
+           Bad{"gamma below 1", "--set cfd.gamma=0.9", {"gamma"}},
+           Bad{"unknown boundary", "--set boundary.x_lo=\\\"wall\\\"", {"x_lo", "slip_wall"}},
+           Bad{"periodic on one side", "--set boundary.x_hi=\\\"periodic\\\"", {"periodic"}},
+           Bad{"inflow without a state", "--set boundary.x_lo=\\\"inflow\\\"", {"inflow_x_lo"}},
+           Bad{"bad inflow state",
+               "--set boundary.x_lo=\\\"inflow\\\" --set boundary.inflow_x_lo=[1,0,0,0,-1]",
+               {"inflow_x_lo", "p > 0"}},
+           Bad{"wall velocity on an outflow face",
+               "--set boundary.wall_velocity_x_lo=[0,1,0]",
+               {"wall_velocity_x_lo", "no_slip_wall"}},
+           Bad{"viscosity without mu", "--set viscosity.law=\\\"constant\\\"", {"mu"}},
+           Bad{"orientation along a 1-cell axis",
+               "--set initial.orientation=\\\"y\\\"",
+               {"orientation"}},
+           Bad{"key of another case", "--set initial.reynolds=100", {"unknown key 'reynolds'"}},
+       }) {
+    write_text(dir + "/bad.toml", valid);
+    const CliResult r =
+        run_cloudburst("run " + dir + "/bad.toml --output-dir " + dir + "/out " + b.set);
+    INFO(b.what << ":\n" << r.output);
+    CHECK(r.code == 2);
+    for (const auto& e : b.expected) CHECK_THAT(r.output, ContainsSubstring(e));
+    CHECK_FALSE(std::filesystem::exists(dir + "/out"));
+  }
+  std::string misspelt = valid;
+  misspelt.replace(misspelt.find("reconstruction"), 14, "reconstrucion");
+  write_text(dir + "/bad.toml", misspelt);
+  const CliResult r = run_cloudburst("run " + dir + "/bad.toml --output-dir " + dir + "/out");
+  INFO(r.output);
+  CHECK(r.code == 2);
+  CHECK_THAT(r.output, ContainsSubstring("bad.toml:8:") &&
+                           ContainsSubstring("did you mean 'reconstruction'"));
+  std::filesystem::remove_all(dir);
+}

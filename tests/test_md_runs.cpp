@@ -1,0 +1,279 @@
+// Whole MD runs through the `cloudburst` program (issue 7): the LAMMPS
+// bench/in.lj and examples/melt thermo reproduced from the case files on 1, 2
+// and 4 ranks, NVE energy conservation, restart equivalence, and a
+// decomposition thinner than cutoff + skin refused.
+#include "cli_runner.hpp"
+#include "h5_read.hpp"
+
+#include <catch2/catch_test_macros.hpp>
+#include <catch2/matchers/catch_matchers_string.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <numeric>
+#include <sstream>
+#include <string>
+#include <vector>
+
+using namespace cb::test;
+using Catch::Matchers::ContainsSubstring;
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::string md_cases = std::string(CLOUDBURST_SOURCE_DIR) + "/cases/md/";
+
+CliResult run_md(int ranks, const std::string& case_file, const std::string& out,
+                 const std::string& extra = "") {
+  const std::string args = "run " + md_cases + case_file + " --output-dir " + out + " " + extra;
+  return ranks == 1 ? run_cloudburst(args) : run_cloudburst_mpi(ranks, args);
+}
+
+// The thermo row of `step` ("Temp E_pair E_mol TotEng Press" as printed), or "".
+std::string thermo_row(const std::string& output, long step) {
+  std::istringstream lines(output);
+  std::string line;
+  while (std::getline(lines, line)) {
+    std::istringstream words(line);
+    long s = -1;
+    std::string first;
+    if (!(words >> first) || first.find_first_not_of("0123456789") != std::string::npos) continue;
+    s = std::stol(first);
+    if (s != step || line.size() < 60 || line.find("diagnostics") != std::string::npos) continue;
+    std::string rest, word;
+    while (words >> word) rest += (rest.empty() ? "" : " ") + word;
+    return rest;
+  }
+  return "";
+}
+
+// Column `name` of diagnostics.csv.
+std::vector<double> csv_column(const std::string& path, const std::string& name) {
+  std::ifstream in(path);
+  std::string header, line;
+  std::getline(in, header);
+  std::vector<std::string> names;
+  std::stringstream hs(header);
+  for (std::string cell; std::getline(hs, cell, ',');) names.push_back(cell);
+  const auto column = std::find(names.begin(), names.end(), name) - names.begin();
+  std::vector<double> values;
+  while (std::getline(in, line)) {
+    std::stringstream ls(line);
+    std::string cell;
+    for (long c = 0; c <= column; ++c) std::getline(ls, cell, ',');
+    values.push_back(std::stod(cell));
+  }
+  return values;
+}
+
+// Per-atom arrays of a particle checkpoint, reordered by atom id.
+std::vector<double> by_id(const std::string& file, const std::string& name) {
+  const std::vector<double> id = read_field(file, "/particles/id");
+  const std::vector<double> values = read_field(file, "/particles/" + name);
+  const std::size_t width = values.size() / id.size();
+  std::vector<std::size_t> order(id.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::sort(order.begin(), order.end(), [&](auto a, auto b) { return id[a] < id[b]; });
+  std::vector<double> sorted;
+  for (std::size_t k : order) {
+    for (std::size_t c = 0; c < width; ++c) sorted.push_back(values[k * width + c]);
+  }
+  return sorted;
+}
+
+double max_difference(const std::vector<double>& a, const std::vector<double>& b) {
+  REQUIRE(a.size() == b.size());
+  double most = 0.0;
+  for (std::size_t k = 0; k < a.size(); ++k) most = std::max(most, std::abs(a[k] - b[k]));
+  return most;
+}
+
+// Runs `steps` straight and `first` + checkpoint + restart on `ranks_after`
+// ranks; returns the largest differences of x and v at the end (by atom id).
+struct RestartDifference {
+  double dx = -1.0, dv = -1.0;
+  bool same_images = false;
+};
+
+RestartDifference restart_difference(const std::string& dir, const std::string& opts, int steps,
+                                     int first, int ranks_before, int ranks_after) {
+  const std::string name = std::to_string(steps) + "_" + std::to_string(first) + "_" +
+                           std::to_string(ranks_before) + std::to_string(ranks_after);
+  const std::string all = opts + " --set run.steps=" + std::to_string(steps);
+  const std::string straight_dir =
+      dir + "/straight" + std::to_string(steps) + "_" + std::to_string(ranks_before);
+  char end_name[32];
+  std::snprintf(end_name, sizeof end_name, "/checkpoints/chk_%08d.h5", steps);
+  const std::string straight = straight_dir + end_name;
+  if (!fs::exists(straight)) {
+    const CliResult r = run_md(ranks_before, "lj_melt.toml", straight_dir, all);
+    INFO(r.output);
+    REQUIRE(r.code == 0);
+  }
+  const std::string out = dir + "/split" + name;
+  const CliResult half =
+      run_md(ranks_before, "lj_melt.toml", out, opts + " --set run.steps=" + std::to_string(first));
+  INFO(half.output);
+  REQUIRE(half.code == 0);
+  const CliResult rest = run_md(ranks_after, "lj_melt.toml", out, all + " --restart auto");
+  INFO(rest.output);
+  REQUIRE(rest.code == 0);
+  const std::string file = out + end_name;
+  RestartDifference d;
+  d.dx = max_difference(by_id(file, "x"), by_id(straight, "x"));
+  d.dv = max_difference(by_id(file, "v"), by_id(straight, "v"));
+  d.same_images = by_id(file, "image") == by_id(straight, "image");
+  return d;
+}
+
+}  // namespace
+
+TEST_CASE("LAMMPS bench/in.lj thermo on 1, 2 and 4 ranks", "[md][validation][mpi]") {
+  // Reference: LAMMPS bench/in.lj (Debian's lmp 20220106 prints the same rows
+  // as the published bench logs): every printed digit must agree.
+  const std::string dir = make_temp_dir("cb_md_bench_");
+  for (int ranks : {1, 2, 4}) {
+    const CliResult r = run_md(ranks, "lj_bench.toml", dir + "/np" + std::to_string(ranks));
+    INFO(r.output);
+    REQUIRE(r.code == 0);
+    CHECK_THAT(r.output, ContainsSubstring("Step Temp E_pair E_mol TotEng Press"));
+    CHECK(thermo_row(r.output, 0) == "1.44 -6.7733681 0 -4.6134356 -5.0197073");
+    CHECK(thermo_row(r.output, 100) == "0.7574531 -5.7585055 0 -4.6223613 0.20726105");
+  }
+  fs::remove_all(dir);
+}
+
+TEST_CASE("LAMMPS examples/melt thermo", "[md][validation]") {
+  // Reference: examples/melt/in.melt run by Debian's lmp 20220106 (rows in the
+  // header of cases/md/lj_melt.toml).
+  const std::string dir = make_temp_dir("cb_md_melt_");
+  const CliResult r = run_md(1, "lj_melt.toml", dir + "/out");
+  INFO(r.output);
+  REQUIRE(r.code == 0);
+  CHECK(thermo_row(r.output, 0) == "3 -6.7733681 0 -2.2744931 -3.7033504");
+  CHECK(thermo_row(r.output, 50) == "1.6842865 -4.8082494 0 -2.2824513 5.5666131");
+  CHECK(thermo_row(r.output, 250) == "1.6645597 -4.7774327 0 -2.2812174 5.7526089");
+  fs::remove_all(dir);
+}
+
+TEST_CASE("NVE conserves energy with the shifted potential", "[md][validation]") {
+  // 4000 atoms of the melt, shifted LJ, dt = 0.005, 10 tau. Issue 7 asks for a
+  // drift below 1e-5 per atom per tau over 100 tau (that run is in
+  // validation/md and the report). Over this short run the least-squares slope
+  // after the 2-tau melt transient is limited by the O(dt^2) energy
+  // fluctuations (about 1e-4 per atom, so a slope uncertainty near 1e-5 over
+  // 8 tau): the bound here is 3e-5; a pair missed by the lists or a wrong
+  // force gives drifts of 1e-3 and more.
+  const std::string dir = make_temp_dir("cb_md_nve_");
+  const CliResult r = run_md(
+      1, "lj_melt.toml", dir + "/out",
+      "--set run.steps=2000 --set pair.shift=true --set neighbor.every=1 "
+      "--set neighbor.check=true --set diagnostics.every_steps=20 --set thermo.every_steps=0");
+  INFO(r.output);
+  REQUIRE(r.code == 0);
+  const std::vector<double> step = csv_column(dir + "/out/diagnostics.csv", "step");
+  const std::vector<double> energy = csv_column(dir + "/out/diagnostics.csv", "tot_eng");
+  double n = 0, st = 0, se = 0, stt = 0, ste = 0;
+  for (std::size_t k = 0; k < step.size(); ++k) {
+    if (step[k] < 400) continue;
+    const double t = 0.005 * step[k];
+    n += 1;
+    st += t;
+    se += energy[k];
+    stt += t * t;
+    ste += t * energy[k];
+  }
+  REQUIRE(n > 70);
+  const double slope = (n * ste - st * se) / (n * stt - st * st);
+  INFO("energy drift " << slope << " per atom per tau");
+  CHECK(std::abs(slope) < 3e-5);
+  fs::remove_all(dir);
+}
+
+TEST_CASE("an MD restart matches an uninterrupted run", "[md][restart][mpi]") {
+  // N steps straight against N1 + checkpoint + restart + (N - N1), 864 atoms
+  // of the melt at T = 3, lists rebuilt every 5 steps (often enough that no
+  // pair is missed). The force on an atom is summed in an order fixed by the
+  // atom ids (half-list pairs by id, rows sorted by id, owned atoms in id
+  // order), so on 1 rank the restart is bit for bit wherever it falls: between
+  // two rebuilds, at a rebuild step, after an odd number of steps, and with
+  // the Langevin and Nose-Hoover thermostats (their state is in the checkpoint).
+  const std::string dir = make_temp_dir("cb_md_restart_");
+  const std::string nve =
+      "--set neighbor.every=5 --set thermo.every_steps=10 --set md.lattice_cells=[6,6,6]";
+  const std::string langevin = nve +
+                               " --set thermostat.style=langevin --set thermostat.temperature=2.0"
+                               " --set thermostat.damp=0.5 --set thermostat.seed=4928";
+  const std::string nose_hoover = nve +
+                                  " --set thermostat.style=nose_hoover"
+                                  " --set thermostat.temperature=2.0 --set thermostat.damp=0.5";
+  struct Split {
+    std::string what, tag, opts;
+    int steps, first;
+  };
+  for (const Split& s :
+       {Split{"between rebuilds", "nve", nve, 44, 22}, Split{"at a rebuild", "nve", nve, 44, 20},
+        Split{"odd, across a rebuild", "nve", nve, 47, 23},
+        Split{"Langevin", "langevin", langevin, 44, 22},
+        Split{"Nose-Hoover", "nose_hoover", nose_hoover, 45, 22}}) {
+    fs::create_directories(dir + "/" + s.tag);
+    const RestartDifference d =
+        restart_difference(dir + "/" + s.tag, s.opts, s.steps, s.first, 1, 1);
+    INFO(s.what << " (" << s.first << " + " << s.steps - s.first << " steps, 1 rank): max |dx| "
+                << d.dx << ", max |dv| " << d.dv);
+    CHECK(d.dx == 0.0);
+    CHECK(d.dv == 0.0);
+    CHECK(d.same_images);
+  }
+  fs::remove_all(dir);
+}
+
+TEST_CASE("an MD restart on 2 ranks, and on another rank count", "[md][restart][mpi]") {
+  // On the same rank count the owner of an atom is the one of its position at
+  // the last rebuild, which the checkpoint stores (x_build): bit for bit at a
+  // rebuild step and between two. On another rank count forces on some atoms
+  // are summed in another order: the runs agree to round-off. Bound: 1e-10
+  // (differences of 1e-16 grown by the chaotic dynamics over 0.1 tau stay
+  // below 1e-13).
+  const std::string dir = make_temp_dir("cb_md_restart2_");
+  const std::string nve =
+      "--set neighbor.every=5 --set thermo.every_steps=10 --set md.lattice_cells=[6,6,6]";
+  for (long first : {20L, 22L}) {
+    const RestartDifference d = restart_difference(dir, nve, 44, first, 2, 2);
+    INFO("2 ranks, " << first << " + " << 44 - first << " steps: max |dx| " << d.dx << ", max |dv| "
+                     << d.dv);
+    CHECK(d.dx == 0.0);
+    CHECK(d.dv == 0.0);
+    CHECK(d.same_images);
+  }
+  {
+    const RestartDifference d = restart_difference(dir, nve, 44, 22, 2, 1);
+    INFO("2 -> 1 ranks, 22 + 22 steps: max |dx| " << d.dx << ", max |dv| " << d.dv);
+    CHECK(d.dx < 1e-10);
+    CHECK(d.dv < 1e-10);
+    CHECK(d.same_images);
+  }
+  {
+    const RestartDifference d = restart_difference(dir, nve, 44, 22, 1, 2);
+    INFO("1 -> 2 ranks, 22 + 22 steps: max |dx| " << d.dx << ", max |dv| " << d.dv);
+    CHECK(d.dx < 1e-10);
+    CHECK(d.dv < 1e-10);
+  }
+  fs::remove_all(dir);
+}
+
+TEST_CASE("a decomposition thinner than cutoff + skin is refused", "[md][input]") {
+  // 6^3 fcc cells (10.1 sigma) over 4 ranks in x: sub-boxes 1.68 sigma thick,
+  // less than 2.5 + 0.3.
+  const std::string dir = make_temp_dir("cb_md_thin_");
+  const CliResult r = run_md(4, "lj_melt.toml", dir + "/out",
+                             "--set md.lattice_cells=[6,6,6] --set parallel.ranks=[4,1,1]");
+  INFO(r.output);
+  CHECK(r.code == 2);
+  CHECK_THAT(r.output, ContainsSubstring("thinner than cutoff + skin"));
+  CHECK_FALSE(fs::exists(dir + "/out"));
+  fs::remove_all(dir);
+}

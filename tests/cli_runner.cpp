@@ -19,9 +19,12 @@ const char* scrub_mpi_environment =
     "unset $(env | sed -n 's/^\\(\\(OMPI\\|PMIX\\|OPAL\\|ORTE\\)_[A-Za-z0-9_]*\\)=.*/\\1/p' | "
     "grep -v -e ALLOW_RUN_AS_ROOT -e rmaps_base_oversubscribe); ";
 
+}  // namespace
+
 CliResult run_shell(const std::string& command) {
   CliResult result;
-  FILE* pipe = popen((scrub_mpi_environment + command + " 2>&1").c_str(), "r");
+  FILE* pipe =
+      popen((scrub_mpi_environment + std::string("{ ") + command + "\n} 2>&1").c_str(), "r");
   if (!pipe) throw std::runtime_error("popen failed: " + command);
   std::array<char, 4096> buffer;
   size_t n = 0;
@@ -31,8 +34,6 @@ CliResult run_shell(const std::string& command) {
   result.code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
   return result;
 }
-
-}  // namespace
 
 CliResult run_cloudburst(const std::string& arguments) {
   return run_shell(std::string("'") + CLOUDBURST_EXE + "' " + arguments);

@@ -11,6 +11,10 @@ struct CliResult {
   std::string output;  // stdout and stderr together
 };
 
+// Runs `command` with /bin/sh, without the MPI variables of this (singleton)
+// test process, so that programs it starts do not think they are part of it.
+CliResult run_shell(const std::string& command);
+
 // `arguments` is appended to the program path as shell text.
 CliResult run_cloudburst(const std::string& arguments);
 // The same under `mpiexec -n ranks`.

@@ -2,6 +2,7 @@
 // values (EOS, Riemann fluxes, reconstructions, limiters, viscous flux);
 // conservation to round-off through the C++ API on one rank; bad [cfd],
 // [viscosity] and [boundary] input through the `cloudburst` program (exit 2).
+#include "bad_input.hpp"
 #include "cli_runner.hpp"
 #include "core/decomposition.hpp"
 #include "io/case_file.hpp"
@@ -248,46 +249,33 @@ TEST_CASE("bad [cfd], [viscosity] and [boundary] input exits with code 2", "[cfd
       "[run]\nsolver = \"cfd\"\ncase = \"sod\"\nsteps = 2\n"  // lines 1-4
       "[grid]\ncells = [20, 1, 1]\n"                          // 5-6
       "[cfd]\nreconstruction = \"muscl\"\n";                  // 7-8
-  struct Bad {
-    std::string what, set;
-    std::vector<std::string> expected;
-  };
-  for (const Bad& b : {
-           Bad{"misspelt key",
-               "--set cfd.riemman=\\\"hllc\\\"",
-               {"unknown key 'riemman'", "did you mean 'riemann'"}},
-           Bad{"unknown limiter", "--set cfd.limiter=\\\"superbee\\\"", {"limiter", "superbee"}},
-           Bad{"gamma below 1", "--set cfd.gamma=0.9", {"gamma"}},
-           Bad{"unknown boundary", "--set boundary.x_lo=\\\"wall\\\"", {"x_lo", "slip_wall"}},
-           Bad{"periodic on one side", "--set boundary.x_hi=\\\"periodic\\\"", {"periodic"}},
-           Bad{"inflow without a state", "--set boundary.x_lo=\\\"inflow\\\"", {"inflow_x_lo"}},
-           Bad{"bad inflow state",
-               "--set boundary.x_lo=\\\"inflow\\\" --set boundary.inflow_x_lo=[1,0,0,0,-1]",
-               {"inflow_x_lo", "p > 0"}},
-           Bad{"wall velocity on an outflow face",
-               "--set boundary.wall_velocity_x_lo=[0,1,0]",
-               {"wall_velocity_x_lo", "no_slip_wall"}},
-           Bad{"viscosity without mu", "--set viscosity.law=\\\"constant\\\"", {"mu"}},
-           Bad{"orientation along a 1-cell axis",
-               "--set initial.orientation=\\\"y\\\"",
-               {"orientation"}},
-           Bad{"key of another case", "--set initial.reynolds=100", {"unknown key 'reynolds'"}},
-       }) {
-    write_text(dir + "/bad.toml", valid);
-    const CliResult r =
-        run_cloudburst("run " + dir + "/bad.toml --output-dir " + dir + "/out " + b.set);
-    INFO(b.what << ":\n" << r.output);
-    CHECK(r.code == 2);
-    for (const auto& e : b.expected) CHECK_THAT(r.output, ContainsSubstring(e));
-    CHECK_FALSE(std::filesystem::exists(dir + "/out"));
-  }
-  std::string misspelt = valid;
-  misspelt.replace(misspelt.find("reconstruction"), 14, "reconstrucion");
-  write_text(dir + "/bad.toml", misspelt);
-  const CliResult r = run_cloudburst("run " + dir + "/bad.toml --output-dir " + dir + "/out");
-  INFO(r.output);
-  CHECK(r.code == 2);
-  CHECK_THAT(r.output, ContainsSubstring("bad.toml:8:") &&
-                           ContainsSubstring("did you mean 'reconstruction'"));
+  check_bad_overrides(
+      dir, valid,
+      {
+          BadOverride{"misspelt key",
+                      "--set cfd.riemman=\\\"hllc\\\"",
+                      {"unknown key 'riemman'", "did you mean 'riemann'"}},
+          BadOverride{
+              "unknown limiter", "--set cfd.limiter=\\\"superbee\\\"", {"limiter", "superbee"}},
+          BadOverride{"gamma below 1", "--set cfd.gamma=0.9", {"gamma"}},
+          BadOverride{
+              "unknown boundary", "--set boundary.x_lo=\\\"wall\\\"", {"x_lo", "slip_wall"}},
+          BadOverride{"periodic on one side", "--set boundary.x_hi=\\\"periodic\\\"", {"periodic"}},
+          BadOverride{
+              "inflow without a state", "--set boundary.x_lo=\\\"inflow\\\"", {"inflow_x_lo"}},
+          BadOverride{"bad inflow state",
+                      "--set boundary.x_lo=\\\"inflow\\\" --set boundary.inflow_x_lo=[1,0,0,0,-1]",
+                      {"inflow_x_lo", "p > 0"}},
+          BadOverride{"wall velocity on an outflow face",
+                      "--set boundary.wall_velocity_x_lo=[0,1,0]",
+                      {"wall_velocity_x_lo", "no_slip_wall"}},
+          BadOverride{"viscosity without mu", "--set viscosity.law=\\\"constant\\\"", {"mu"}},
+          BadOverride{"orientation along a 1-cell axis",
+                      "--set initial.orientation=\\\"y\\\"",
+                      {"orientation"}},
+          BadOverride{
+              "key of another case", "--set initial.reynolds=100", {"unknown key 'reynolds'"}},
+      });
+  check_misspelt_key(dir, valid, "reconstruction", "reconstrucion", 8);
   std::filesystem::remove_all(dir);
 }

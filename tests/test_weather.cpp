@@ -2,6 +2,7 @@
 // test value of d_te, mass conservation in every case, mirror symmetry of the
 // 2-D bubbles, x <-> y symmetry of the 3-D thermal to within the splitting
 // error; and, through the `cloudburst` program, bad [weather] input (exit 2).
+#include "bad_input.hpp"
 #include "cli_runner.hpp"
 #include "core/decomposition.hpp"
 #include "core/driver.hpp"
@@ -353,32 +354,13 @@ TEST_CASE("bad [weather] input exits with code 2 and a clear message", "[weather
       "[run]\nsolver = \"weather\"\ncase = \"thermal\"\nsteps = 2\n"  // lines 1-4
       "[grid]\ncells = [20, 1, 10]\n"                                 // 5-6
       "[weather]\nhv_beta = 0.05\n";                                  // 7-8
-  struct Bad {
-    std::string what, set;
-    std::vector<std::string> expected;
-  };
-  for (const Bad& b :
-       {Bad{"misspelt key",
-            "--set weather.hv_bta=0.05",
-            {"unknown key 'hv_bta'", "did you mean 'hv_beta'"}},
-        Bad{"hv_beta out of [0, 1]", "--set weather.hv_beta=2.0", {"hv_beta", "[0, 1]"}},
-        Bad{"two cells in y", "--set grid.cells=[100,2,50]", {"cells", "ny must be 1"}}}) {
-    write_text(dir + "/bad.toml", valid);
-    const CliResult r =
-        run_cloudburst("run " + dir + "/bad.toml --output-dir " + dir + "/out " + b.set);
-    INFO(b.what << ":\n" << r.output);
-    CHECK(r.code == 2);
-    for (const auto& e : b.expected) CHECK_THAT(r.output, ContainsSubstring(e));
-    CHECK_FALSE(std::filesystem::exists(dir + "/out"));
-  }
-  // The same misspelling inside the file names its line.
-  std::string misspelt = valid;
-  misspelt.replace(misspelt.find("hv_beta"), 7, "hv_bta");
-  write_text(dir + "/bad.toml", misspelt);
-  const CliResult r = run_cloudburst("run " + dir + "/bad.toml --output-dir " + dir + "/out");
-  INFO(r.output);
-  CHECK(r.code == 2);
-  CHECK_THAT(r.output,
-             ContainsSubstring("bad.toml:8:") && ContainsSubstring("did you mean 'hv_beta'"));
+  check_bad_overrides(
+      dir, valid,
+      {BadOverride{"misspelt key",
+                   "--set weather.hv_bta=0.05",
+                   {"unknown key 'hv_bta'", "did you mean 'hv_beta'"}},
+       BadOverride{"hv_beta out of [0, 1]", "--set weather.hv_beta=2.0", {"hv_beta", "[0, 1]"}},
+       BadOverride{"two cells in y", "--set grid.cells=[100,2,50]", {"cells", "ny must be 1"}}});
+  check_misspelt_key(dir, valid, "hv_beta", "hv_bta", 8);
   std::filesystem::remove_all(dir);
 }

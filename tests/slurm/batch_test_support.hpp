@@ -3,6 +3,8 @@
 // read back for bitwise comparison.
 #pragma once
 
+#include "../cli_runner.hpp"
+
 #include <hdf5.h>
 #include <sys/wait.h>
 
@@ -20,27 +22,10 @@
 
 namespace cb::test {
 
-struct ShellResult {
-  int code = -1;
-  std::string output;  // stdout and stderr together
-};
+using ShellResult = CliResult;
 
-// Runs `command` with /bin/sh, without the MPI variables of this (singleton)
-// test process, so that programs it starts do not think they are part of it.
 inline ShellResult shell(const std::string& command) {
-  static const char* scrub =
-      "unset $(env | sed -n 's/^\\(\\(OMPI\\|PMIX\\|OPAL\\|ORTE\\)_[A-Za-z0-9_]*\\)=.*/\\1/p' | "
-      "grep -v -e ALLOW_RUN_AS_ROOT -e rmaps_base_oversubscribe); ";
-  ShellResult result;
-  FILE* pipe = popen((std::string(scrub) + "{ " + command + "\n} 2>&1").c_str(), "r");
-  if (!pipe) throw std::runtime_error("popen failed: " + command);
-  std::array<char, 4096> buffer;
-  size_t n = 0;
-  while ((n = std::fread(buffer.data(), 1, buffer.size(), pipe)) > 0)
-    result.output.append(buffer.data(), n);
-  const int status = pclose(pipe);
-  result.code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-  return result;
+  return run_shell(command);
 }
 
 // One single-quoted shell word.

@@ -43,6 +43,8 @@ import h5py
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from run_log import run_seconds  # noqa: E402
 from cfd_plots import plot_cavity, plot_riemann, plot_tgv, plot_vortex  # noqa: E402
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -186,106 +188,6 @@ def execute(run, program, work_dir, ranks, reuse, partial=()):
         return None
     print(f"    done in {run.wall_s:.1f} s", flush=True)
     return outdir
-
-
-def run_seconds(outdir):
-    try:
-        with open(os.path.join(outdir, "run.log")) as f:
-            match = re.search(r"steps in ([0-9.eE+-]+) s", f.read())
-        return float(match.group(1)) if match else float("nan")
-    except (OSError, TypeError):
-        return float("nan")
-
-
-# ---------------------------------------------------------------- reading
-
-def diagnostics(outdir):
-    with open(os.path.join(outdir, "diagnostics.csv")) as f:
-        rows = list(csv.DictReader(f))
-    return {key: np.array([float(r[key]) for r in rows]) for key in rows[0]}
-
-
-def primitives(path):
-    """rho, (u, v, w), p and the time of a checkpoint; arrays [nz][ny][nx]."""
-    with h5py.File(path, "r") as f:
-        rho = f["/fields/rho"][...]
-        mom = [f[f"/fields/mom_{c}"][...] for c in "xyz"]
-        energy = f["/fields/energy"][...]
-        t = float(f.attrs["time"])
-    vel = [m / rho for m in mom]
-    p = (GAMMA - 1.0) * (energy - 0.5 * sum(m * v for m, v in zip(mom, vel)))
-    return rho, vel, p, t
-
-
-def field_series(outdir, name):
-    """(time, values) of `name` in every fields file, in step order."""
-    folder = os.path.join(outdir, "fields")
-    series = []
-    for f in sorted(os.listdir(folder)):
-        if f.startswith("fields_") and f.endswith(".h5"):
-            with h5py.File(os.path.join(folder, f), "r") as h:
-                series.append((float(h.attrs["time"]), h[name][...]))
-    return series
-
-
-def exact_riemann(program, problem, t, cells):
-    left, right = RIEMANN[problem][:2]
-    command = [program, "--left", ",".join(map(repr, left)), "--right",
-               ",".join(map(repr, right)), "--time", repr(t), "--cells", str(cells)]
-    text = subprocess.run(command, check=True, stdout=subprocess.PIPE, text=True).stdout
-    star = re.search(r"p_star (\S+) u_star (\S+) rho_star_left (\S+) rho_star_right (\S+)", text)
-    data = np.loadtxt(text.splitlines(), comments="#")
-    return data, tuple(float(v) for v in star.groups())
-
-
-# ---------------------------------------------------------------- measuring
-
-def measure_riemann(runs, outdirs, exact_program):
-    """Per problem: rows (cells, L1, plateau p, u, shock error in cells), and profiles."""
-    results = {}
-    for problem, (left, right, end, u_scale, p_scale) in RIEMANN.items():
-        rows, profiles = [], {}
-        for run in (r for r in runs if r.case == problem and r.group == "riemann"):
-            if not outdirs.get(run.name):
-                continue
-            n = run.cells[0]
-            rho, vel, p, t = primitives(checkpoints(outdirs[run.name])[-1])
-            rho, u, p = rho.ravel(), vel[0].ravel(), p.ravel()
-            exact, (ps, us, _, rs_right) = exact_riemann(exact_program, problem, t, n)
-            dx = 1.0 / n
-            l1 = float(np.abs(rho - exact[:, 1]).sum() * dx)
-            in_star = (np.abs(exact[:, 3] - ps) <= 1e-9 * ps) & (np.abs(exact[:, 2] - us) <=
-                                                                  1e-9 * max(abs(us), 1.0))
-            margin = 4
-            plateau = np.array([in_star[max(0, i - margin):i + margin + 1].all() and
-                                i - margin >= 0 and i + margin < n for i in range(n)])
-            p_mean = float(p[plateau].mean()) if plateau.any() else float("nan")
-            u_mean = float(u[plateau].mean()) if plateau.any() else float("nan")
-            shock = float("nan")
-            if ps > right[2]:
-                shock = (shock_position(exact[:, 0], rho, rs_right, right[0]) -
-                         exact_shock(left, right, ps, t)) / dx
-            diag = diagnostics(outdirs[run.name])
-            rows.append(dict(cells=n, l1=l1, p=p_mean, u=u_mean, plateau=int(plateau.sum()),
-                             p_err=abs(p_mean - ps) / ps,
-                             p_err_scaled=abs(p_mean - ps) / max(ps, p_scale),
-                             u_err=abs(u_mean - us) / max(abs(us), u_scale),
-                             shock_cells=shock, min_rho=float(diag["min_rho"].min()),
-                             min_p=float(diag["min_p"].min()), time=t,
-                             fallback=float(diag.get("fallback_faces", np.zeros(1)).max())))
-            profiles[n] = (exact[:, 0], rho, u, p)
-        if rows:
-            results[problem] = dict(rows=sorted(rows, key=lambda r: r["cells"]),
-                                    profiles=profiles, star=(ps, us))
-    return results
-
-
-def shock_position(x, rho, behind, ahead):
-    half = 0.5 * (behind + ahead)
-    for i in range(len(x) - 1, 0, -1):
-        if (rho[i - 1] - half) * (rho[i] - half) <= 0 and rho[i - 1] != rho[i]:
-            return x[i - 1] + (x[1] - x[0]) * (rho[i - 1] - half) / (rho[i - 1] - rho[i])
-    return float("nan")
 
 
 def exact_shock(left, right, p_star, t):

@@ -49,6 +49,9 @@ import h5py
 import numpy as np
 import matplotlib
 
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from run_log import run_seconds  # noqa: E402
+
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402  (after choosing the backend)
 
@@ -190,16 +193,6 @@ def execute(run, program, work_dir, ranks, reuse):
 
 
 # ---------------------------------------------------------------- measuring
-
-def run_seconds(outdir):
-    """Wall time of the time loop, from run.log's 'finished: ... steps in X s' line."""
-    try:
-        with open(os.path.join(outdir, "run.log")) as f:
-            match = re.search(r"steps in ([0-9.eE+-]+) s", f.read())
-        return float(match.group(1)) if match else float("nan")
-    except OSError:
-        return float("nan")
-
 
 def all_diagnostics(outdir):
     with open(os.path.join(outdir, "diagnostics.csv")) as f:

@@ -213,12 +213,16 @@ std::string case_text(const std::string& name, const std::string& cells,
 }  // namespace
 
 TEST_CASE("mass, momentum and energy are conserved to round-off", "[cfd][validation]") {
-  // Periodic: Kelvin-Helmholtz (2-D, MUSCL) and Taylor-Green (3-D, viscous, WENO5).
+  // Periodic: Kelvin-Helmholtz (2-D, MUSCL) and Taylor-Green (3-D, viscous,
+  // WENO5, and WENO5 with the fourth-order face-average fluxes).
+  const std::string weno5 = "[cfd]\nreconstruction = \"weno5\"\n";
+  const std::string re100 = "[initial]\nreynolds = 100\n";
   for (const auto& [text, steps] :
        {std::pair{case_text("kelvin_helmholtz", "[32, 32, 1]"), 40},
-        std::pair{case_text("taylor_green", "[12, 12, 12]",
-                            "[cfd]\nreconstruction = \"weno5\"\n[initial]\nreynolds = 100\n"),
-                  10}}) {
+        std::pair{case_text("taylor_green", "[12, 12, 12]", weno5 + re100), 10},
+        std::pair{
+            case_text("taylor_green", "[12, 12, 12]", weno5 + "fourth_order = true\n" + re100),
+            10}}) {
     const auto [first, last] = run_api(text, steps);
     INFO(text);
     for (const char* name : {"mass", "mom_x", "mom_y", "mom_z", "energy"}) {
@@ -275,6 +279,8 @@ TEST_CASE("bad [cfd], [viscosity] and [boundary] input exits with code 2", "[cfd
                       {"orientation"}},
           BadOverride{
               "key of another case", "--set initial.reynolds=100", {"unknown key 'reynolds'"}},
+          BadOverride{
+              "fourth order with MUSCL", "--set cfd.fourth_order=true", {"fourth_order", "weno5"}},
       });
   check_misspelt_key(dir, valid, "reconstruction", "reconstrucion", 8);
   std::filesystem::remove_all(dir);

@@ -90,6 +90,14 @@ TEST_CASE("CFD fields are bitwise identical on 1, 2 and 4 ranks", "[cfd][mpi]") 
       dir, "vortex",
       cfd_case("isentropic_vortex", "[24, 24, 1]", 10, "[cfd]\nreconstruction = \"weno5\"\n"), 10,
       {"[2,1,1]", "[1,2,1]", "[2,2,1]", "[1,4,1]"});
+  // The fourth-order WENO5 path: four ghost layers, transverse corrections
+  // that read rank-corner ghosts; periodic, and walls with viscous fluxes.
+  const std::string fourth = "[cfd]\nreconstruction = \"weno5\"\nfourth_order = true\n";
+  check_invariance(dir, "vortex4", cfd_case("isentropic_vortex", "[24, 24, 1]", 10, fourth), 10,
+                   {"[2,1,1]", "[1,2,1]", "[2,2,1]"});
+  check_invariance(dir, "cavity4",
+                   cfd_case("cavity", "[20, 20, 1]", 10, fourth + "low_mach = true\n"), 10,
+                   {"[2,2,1]"});
   // No-slip walls with the moving lid, viscous fluxes through rank corners,
   // the low-Mach correction.
   check_invariance(dir, "cavity", cfd_case("cavity", "[20, 20, 1]", 20, "[cfd]\nlow_mach = true\n"),

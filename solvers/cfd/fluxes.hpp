@@ -19,6 +19,16 @@ struct FluxParams {
   int active[3];
 };
 
+// Face ranges of the flux kernels, in padded indices: the faces along an axis
+// are those of the owned cells and one more layer above.
+struct FaceRanges {
+  Kokkos::Array<int, 3> owned_end;  // one past the last owned cell per axis
+  Kokkos::Array<int, 3> count_end;  // faces below this index count as fallbacks
+};
+
+FluxParams make_flux_params(const Params& params);
+FaceRanges make_face_ranges(const Decomposition& decomposition, const Int3& ghost);
+
 namespace detail {
 
 using kernels::cfd::Conserved;

@@ -87,6 +87,10 @@ void read_numerics(io::CaseFile& file, Params& p, const CaseDefaults& d) {
   p.integrator = index_of<kernels::TimeIntegrator>(
       integrators, file.choice("cfd", "integrator", integrators, "ssp_rk3"));
   p.low_mach = file.get<bool>("cfd", "low_mach", false);
+  p.fourth_order = file.get<bool>("cfd", "fourth_order", false);
+  if (p.fourth_order && p.reconstruction != Reconstruction::weno5) {
+    file.fail("cfd", "fourth_order", "[cfd] fourth_order needs reconstruction = \"weno5\"");
+  }
 }
 
 // [initial]: only the keys of the chosen case are known; others are rejected.
@@ -259,8 +263,10 @@ double field_bytes(const Params& params, int ranks) {
     padded *= params.geometry.cells[a] + 2.0 * g[a];
     axes += params.geometry.cells[a] > 1;
   }
-  // state, stage start, primitives, one face-flux array per used axis, derived output fields
-  const double vars = kernels::cfd::variables * (3.0 + axes + 1.0);
+  // state, stage start, primitives, one face-flux array per used axis, derived output
+  // fields; fourth order: averaged primitives, face states (2), point fluxes (+ flag)
+  double vars = kernels::cfd::variables * (3.0 + axes + 1.0);
+  if (params.fourth_order) vars += kernels::cfd::variables * 4.0 + 1.0;
   return vars * padded * sizeof(real) / ranks;
 }
 

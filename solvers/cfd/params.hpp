@@ -47,11 +47,13 @@ struct Params {
   kernels::cfd::RiemannSolver riemann = kernels::cfd::RiemannSolver::hllc;
   kernels::TimeIntegrator integrator = kernels::TimeIntegrator::ssp_rk3;
   bool low_mach = false;
+  bool fourth_order = false;  // WENO5 with fourth-order average <-> point conversions
   kernels::cfd::Viscosity viscosity{kernels::cfd::ViscosityLaw::none, 0, 0.72, 1, 0.3831};
   Boundaries boundaries;
   CaseSetup setup{};
   bool viscous() const { return viscosity.law != kernels::cfd::ViscosityLaw::none; }
-  int halo() const { return kernels::cfd::stencil_halo(reconstruction); }
+  // The fourth-order conversions read one more layer (cell averages -> points).
+  int halo() const { return kernels::cfd::stencil_halo(reconstruction) + (fourth_order ? 1 : 0); }
 };
 
 Params read_params(io::CaseFile& file);

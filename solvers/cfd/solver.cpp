@@ -10,6 +10,7 @@
 // layers of the primitive kernel and the halo exchange; the step-start copy is
 // folded into stage 1. CPU caches that allocate on write also read every
 // written line first (+200 B per cell and stage).
+#include "kernels/cfd/fourth_order.hpp"
 #include "solvers/cfd/fluxes.hpp"
 
 #include <mpi.h>
@@ -24,14 +25,6 @@ using kernels::cfd::RiemannSolver;
 Field padded_field(const std::string& label, int vars, const Int3& n, const Int3& g) {
   return Field(label, vars, n[2] + 2 * g[2], n[1] + 2 * g[1], n[0] + 2 * g[0]);
 }
-
-// Face ranges of the fused flux kernel, in padded indices: it runs over the
-// owned cells and one more layer above on each used axis; the flux along an
-// axis is computed where the other two indices are owned cells.
-struct FaceRanges {
-  Kokkos::Array<int, 3> owned_end;  // one past the last owned cell per axis
-  Kokkos::Array<int, 3> count_end;  // faces below this index count as fallbacks
-};
 
 template <int Axis, Reconstruction R, RiemannSolver S>
 KOKKOS_FORCEINLINE_FUNCTION long long store_face_flux(const Field& prim, const Field& flux, int k,
@@ -102,22 +95,48 @@ CfdSolver::CfdSolver(const Params& params, const Decomposition& decomposition)
                          : Field(std::string(flux_labels[a]), vars, 1, 1, 1);
   }
   derived_ = padded_field("cfd::derived", 5, n, ghost_);
+  if (params.fourth_order) {
+    average_primitive_ = padded_field("cfd::average_primitive", vars, n, ghost_);
+    face_state_ = padded_field("cfd::face_state", 2 * vars, n, ghost_);
+    point_flux_ = padded_field("cfd::point_flux", vars + 1, n, ghost_);
+  }
   initialize_state();
 }
 
 // Point values at the cell centres (the usual finite-volume start of these
-// benchmarks; it gives the Taylor-Green E_k(0) = 0.125 exactly on any grid).
+// benchmarks; it gives the Taylor-Green E_k(0) = 0.125 exactly on any grid);
+// with [cfd] fourth_order, cell averages of U by the three-point Gauss rule
+// on each used axis (sixth order).
 void CfdSolver::initialize_state() {
   const LocalGrid grid = local_grid();
   const CaseSetup c = params_.setup;
   const Field s = state_;
   const real gamma = real(params_.gamma);
+  int nodes[3];
+  for (int a = 0; a < 3; ++a) nodes[a] = params_.fourth_order && active(a) ? 3 : 1;
+  const int nx = nodes[0], ny = nodes[1], nz = nodes[2];
   Kokkos::parallel_for(
       "cfd::initial_state", owned_cells(decomposition_.local_cells(), ghost_),
       KOKKOS_LAMBDA(int k, int j, int i) {
-        const Primitive w =
-            initial_state(c, grid.center(0, i), grid.center(1, j), grid.center(2, k));
-        kernels::cfd::store_conserved(s, k, j, i, kernels::cfd::to_conserved(w, gamma));
+        using kernels::cfd::gauss3_node, kernels::cfd::gauss3_weight;
+        real sum[kernels::cfd::variables] = {0, 0, 0, 0, 0};
+        for (int qz = 0; qz < nz; ++qz) {
+          for (int qy = 0; qy < ny; ++qy) {
+            for (int qx = 0; qx < nx; ++qx) {
+              const double wx = nx == 1 ? 1.0 : gauss3_weight(qx),
+                           wy = ny == 1 ? 1.0 : gauss3_weight(qy),
+                           wz = nz == 1 ? 1.0 : gauss3_weight(qz);
+              const double x = grid.center(0, i) + (nx == 1 ? 0.0 : gauss3_node(qx)) * grid.h[0];
+              const double y = grid.center(1, j) + (ny == 1 ? 0.0 : gauss3_node(qy)) * grid.h[1];
+              const double z = grid.center(2, k) + (nz == 1 ? 0.0 : gauss3_node(qz)) * grid.h[2];
+              const kernels::cfd::Conserved u =
+                  kernels::cfd::to_conserved(initial_state(c, x, y, z), gamma);
+              const real q[5] = {u.rho, u.mom[0], u.mom[1], u.mom[2], u.energy};
+              for (int v = 0; v < kernels::cfd::variables; ++v) sum[v] += real(wx * wy * wz) * q[v];
+            }
+          }
+        }
+        kernels::cfd::store_conserved(s, k, j, i, {sum[0], {sum[1], sum[2], sum[3]}, sum[4]});
       });
 }
 
@@ -199,26 +218,41 @@ void CfdSolver::compute_primitives(const Field& state) {
       });
 }
 
-void CfdSolver::compute_fluxes() {
+FluxParams make_flux_params(const Params& params) {
   FluxParams p{};
-  p.gamma = real(params_.gamma);
-  p.limiter = params_.limiter;
-  p.low_mach = params_.low_mach;
-  p.viscous = params_.viscous();
-  p.viscosity = params_.viscosity;
-  const Int3& n = decomposition_.local_cells();
-  const Int3& g = ghost_;
-  FaceRanges r{};
-  Kokkos::Array<int, 3> end{};
+  p.gamma = real(params.gamma);
+  p.limiter = params.limiter;
+  p.low_mach = params.low_mach;
+  p.viscous = params.viscous();
+  p.viscosity = params.viscosity;
   for (int a = 0; a < 3; ++a) {
-    p.active[a] = active(a) ? 1 : 0;
-    p.inv_h[a] = active(a) ? real(1.0 / params_.geometry.spacing(a)) : real(0);
-    r.owned_end[a] = g[a] + n[a];
-    end[a] = r.owned_end[a] + p.active[a];  // the face above the last owned cell
+    p.active[a] = params.geometry.cells[a] > 1 ? 1 : 0;
+    p.inv_h[a] = p.active[a] ? real(1.0 / params.geometry.spacing(a)) : real(0);
+  }
+  return p;
+}
+
+FaceRanges make_face_ranges(const Decomposition& decomposition, const Int3& ghost) {
+  FaceRanges r{};
+  for (int a = 0; a < 3; ++a) {
+    r.owned_end[a] = ghost[a] + decomposition.local_cells()[a];
     // Count a face once: the top face of a block belongs to the next rank,
     // except at a physical (non-periodic) boundary.
-    r.count_end[a] = r.owned_end[a] + (decomposition_.at_physical_boundary(a, 1) ? 1 : 0);
+    r.count_end[a] = r.owned_end[a] + (decomposition.at_physical_boundary(a, 1) ? 1 : 0);
   }
+  return r;
+}
+
+// The fused flux kernel runs over the owned cells and one more layer above on
+// each used axis; the flux along an axis is computed where the other two
+// indices are owned cells.
+void CfdSolver::compute_fluxes() {
+  if (params_.fourth_order) return compute_fourth_order_fluxes();
+  const FluxParams p = make_flux_params(params_);
+  const FaceRanges r = make_face_ranges(decomposition_, ghost_);
+  const Int3& g = ghost_;
+  Kokkos::Array<int, 3> end{};
+  for (int a = 0; a < 3; ++a) end[a] = r.owned_end[a] + p.active[a];
   const CellPolicy cells({g[2], g[1], g[0]}, {end[2], end[1], end[0]});
   const Fluxes f{primitive_, flux_[0], flux_[1], flux_[2], fallback_faces_};
   switch (params_.reconstruction) {

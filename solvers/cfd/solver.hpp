@@ -14,7 +14,6 @@
 
 namespace cb::cfd {
 
-
 using Counter = Kokkos::View<long long, MemSpace>;
 
 class CfdSolver : public Solver {
@@ -42,6 +41,8 @@ class CfdSolver : public Solver {
   void apply_boundaries(const Field& state, int axis, double time);
   void compute_primitives(const Field& state);
   void compute_fluxes();
+  void compute_average_primitives();
+  void compute_fourth_order_fluxes();
   void update_stage(const kernels::SspStage& stage, double dt, bool first_stage);
   double max_signal_rate();
   void compute_derived();
@@ -54,10 +55,14 @@ class CfdSolver : public Solver {
   const Decomposition& decomposition_;
   HaloExchange halo_;
   Int3 ghost_;
-  Field state_, state0_;      // conserved variables now and at the start of the step
-  Field primitive_;           // rho, u, v, w, p of the stage state, ghosts included
-  Field flux_[3];             // per axis: flux through the low face of each cell
-  Field derived_;             // u, v, w, p, mach for output
+  Field state_, state0_;  // conserved variables now and at the start of the step
+  Field primitive_;       // rho, u, v, w, p of the stage state, ghosts included
+  Field flux_[3];         // per axis: flux through the low face of each cell
+  Field derived_;         // u, v, w, p, mach for output
+  // [cfd] fourth_order only (solvers/cfd/fourth_order.cpp):
+  Field average_primitive_;   // cell averages of rho, u, v, w, p
+  Field face_state_;          // WENO5 face averages along one axis, left then right
+  Field point_flux_;          // face-centre point fluxes along one axis and a fallback flag
   Counter fallback_faces_;    // faces that fell back to first order this step
   PhaseTimer scratch_timer_;  // for ghost fills outside a step (diagnostics)
 };

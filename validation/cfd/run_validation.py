@@ -28,7 +28,6 @@ report says which groups, grids and end times were run.
 Needs Debian's /usr/bin/python3 with h5py, numpy and matplotlib.
 """
 import argparse
-import csv
 import datetime
 import os
 import platform
@@ -44,30 +43,14 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from run_log import run_seconds  # noqa: E402
 from cfd_plots import plot_cavity, plot_riemann, plot_tgv, plot_vortex  # noqa: E402
+from cfd_measure import (CASES, FIGURES, REPO, RIEMANN, VALIDATION, checkpoints,  # noqa: E402
+                         diagnostics, exact_riemann, measure_cavity, measure_riemann, measure_tgv,
+                         measure_vortex)
+from run_log import run_seconds  # noqa: E402
 
-REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-CASES = os.path.join(REPO, "cases", "cfd")
-VALIDATION = os.path.join(REPO, "validation")
-FIGURES = os.path.join(VALIDATION, "figures")
-REFERENCE = os.path.join(VALIDATION, "reference")
-SHARED_TGV = os.path.join(os.path.dirname(REPO), "shared", "reference",
-                          "tgv_re1600_spectral_512.gdiag")
-GAMMA = 1.4
 BEGIN = "<!-- CFD section: written by validation/cfd/run_validation.py; edits below are lost -->"
 END = "<!-- end of the CFD section -->"
-
-# The 1-D problems (Toro 2009 Table 4.1 tests 1-3; Lax 1954): left and right
-# (rho, u, p), the end time, the velocity scale for u* = 0 (as
-# tests/test_cfd_validation.cpp) and a pressure scale (0 everywhere: p* is
-# held to 1% of itself, which toro123 does not reach at 400 cells).
-RIEMANN = {
-    "sod_x": ((1.0, 0.0, 1.0), (0.125, 0.0, 0.1), 0.2, 0.0, 0.0),
-    "lax": ((0.445, 0.698, 3.528), (0.5, 0.0, 0.571), 0.14, 0.0, 0.0),
-    "toro123": ((1.0, -2.0, 0.4), (1.0, 2.0, 0.4), 0.15, 2.0, 0.0),
-    "blast": ((1.0, 0.0, 1000.0), (1.0, 0.0, 0.01), 0.012, 0.0, 0.0),
-}
 
 
 @dataclass
@@ -92,14 +75,20 @@ def runs_for(args):
             runs.append(Run(f"{name}_{n}", name, (n, 1, 1), end, "riemann",
                             ["diagnostics.every_steps=1"]))
     vortex_end = case_end_time("isentropic_vortex")
-    for scheme, sets in (("muscl", ["cfd.reconstruction=\"muscl\"", "cfd.limiter=\"none\""]),
-                         ("weno5", ["cfd.reconstruction=\"weno5\""])):
-        for n in (32, 64) if quick else (32, 64, 128):
+    weno5 = ["cfd.reconstruction=\"weno5\""]
+    fourth = weno5 + ["cfd.fourth_order=true"]
+    # (label, settings, p): CFL 0.4 (32 / n)^p; p = 2/3 makes dt ~ dx^(5/3), so
+    # that RK3's O(dt^3) error falls as fast as a fifth-order spatial one.
+    for scheme, sets, p in (("muscl", ["cfd.reconstruction=\"muscl\"", "cfd.limiter=\"none\""], 0),
+                            ("weno5", weno5, 0), ("weno5-fo", fourth, 0),
+                            ("weno5-fo-dt", fourth, 2.0 / 3.0)):
+        for n in (32, 64) if quick else (32, 64, 128, 256):
             runs.append(Run(f"vortex_{scheme}_{n}", "isentropic_vortex", (n, n, 1), vortex_end,
                             "vortex", sets + ["cfd.integrator=\"ssp_rk3\"",
+                                              f"time.cfl={0.4 * (32 / n) ** p!r}",
                                               f"output.every_time={vortex_end}",
                                               "output.fields=[\"rho\"]"],
-                            drop_limiter=scheme == "weno5"))
+                            drop_limiter=scheme != "muscl"))
     tgv_cells = args.tgv_cells or ([32] if quick else [64])
     for n in tgv_cells:
         for scheme in ("muscl", "weno5"):
@@ -132,13 +121,6 @@ def find_program(build_dir, relative):
         sys.exit(f"run_validation.py: no {path}; build it (cmake --build {build_dir} "
                  f"--target {os.path.basename(relative)}) or pass --build-dir")
     return path
-
-
-def checkpoints(outdir):
-    folder = os.path.join(outdir, "checkpoints")
-    if not os.path.isdir(folder):
-        return []
-    return sorted(os.path.join(folder, f) for f in os.listdir(folder) if f.endswith(".h5"))
 
 
 def done_time(outdir):
@@ -188,98 +170,6 @@ def execute(run, program, work_dir, ranks, reuse, partial=()):
         return None
     print(f"    done in {run.wall_s:.1f} s", flush=True)
     return outdir
-
-
-def exact_shock(left, right, p_star, t):
-    a = np.sqrt(GAMMA * right[2] / right[0])
-    q, z = (GAMMA + 1) / (2 * GAMMA), (GAMMA - 1) / (2 * GAMMA)
-    return 0.5 + t * (right[1] + a * np.sqrt(q * p_star / right[2] + z))
-
-
-def measure_vortex(runs, outdirs):
-    """scheme -> rows (cells, L1, L2, Linf of rho against the initial state)."""
-    results = {}
-    for run in (r for r in runs if r.group == "vortex" and outdirs.get(r.name)):
-        series = field_series(outdirs[run.name], "rho")
-        (_, first), (t1, last) = series[0], series[-1]
-        diff = (last - first).ravel()
-        scheme = run.name.split("_")[1]
-        results.setdefault(scheme, []).append(dict(
-            cells=run.cells[0], time=t1, l1=float(np.abs(diff).mean()),
-            l2=float(np.sqrt((diff ** 2).mean())), linf=float(np.abs(diff).max()),
-            wall=run_seconds(outdirs[run.name])))
-    for rows in results.values():
-        rows.sort(key=lambda r: r["cells"])
-        for coarse, fine in zip(rows, rows[1:]):
-            fine["order"] = np.log(coarse["l2"] / fine["l2"]) / np.log(fine["cells"] /
-                                                                       coarse["cells"])
-    return results
-
-
-def load_tgv_reference():
-    """(t, Ek, -dEk/dt): the full shared curve when present, else the sampled table."""
-    if os.path.isfile(SHARED_TGV):
-        data = np.loadtxt(SHARED_TGV, comments="#")
-        return data[:, 0], data[:, 1], data[:, 2], "../shared/reference (full, dt = 0.01)"
-    data = np.loadtxt(os.path.join(REFERENCE, "tgv_re1600_spectral_512_sampled.csv"),
-                      delimiter=",", comments="#", skiprows=8)
-    return data[:, 0], data[:, 1], data[:, 2], "validation/reference (sampled)"
-
-
-def measure_tgv(runs, outdirs):
-    t_ref, ek_ref, eps_ref, source = load_tgv_reference()
-    results = {}
-    for run in (r for r in runs if r.group == "tgv" and outdirs.get(r.name)):
-        d = diagnostics(outdirs[run.name])
-        t, ek = d["time"], d["kinetic_energy"]
-        dissipation = -np.gradient(ek, t)
-        ref_at = np.interp(t, t_ref, ek_ref)
-        err = np.abs(ek - ref_at) / ref_at
-        early = t <= 4.0 + 1e-9
-        peak = int(np.argmax(dissipation))
-        results[run.name] = dict(
-            cells=run.cells[0], scheme=run.name.split("_")[1], t=t, ek=ek, eps=dissipation,
-            end=float(t[-1]), max_err_4=float(err[early].max()) if early.any() else float("nan"),
-            max_err_all=float(err.max()), peak=float(dissipation[peak]),
-            peak_t=float(t[peak]), wall=run_seconds(outdirs[run.name]))
-    return results, (t_ref, ek_ref, eps_ref, source)
-
-
-def load_ghia():
-    rows = []
-    with open(os.path.join(REFERENCE, "ghia1982_centrelines.csv")) as f:
-        for row in csv.DictReader(line for line in f if not line.startswith("#")):
-            rows.append({k: float(v) for k, v in row.items()})
-    return rows
-
-
-def measure_cavity(runs, outdirs):
-    ghia = load_ghia()
-    results = {}
-    for run in (r for r in runs if r.group == "cavity" and outdirs.get(r.name)):
-        re_number = run.case.replace("cavity_re", "")
-        rho, vel, p, t = primitives(checkpoints(outdirs[run.name])[-1])
-        u, v = vel[0][0], vel[1][0]  # [ny][nx]
-        n = u.shape[1]
-        centre = (np.arange(n) + 0.5) / n
-        # x = 0.5 and y = 0.5 are cell faces for even n: average the two cells.
-        u_line = 0.5 * (u[:, n // 2 - 1] + u[:, n // 2]) if n % 2 == 0 else u[:, n // 2]
-        v_line = 0.5 * (v[n // 2 - 1, :] + v[n // 2, :]) if n % 2 == 0 else v[n // 2, :]
-        y_all = np.concatenate(([0.0], centre, [1.0]))
-        u_all = np.concatenate(([0.0], u_line, [1.0]))  # the walls: no slip, lid u = 1
-        v_all = np.concatenate(([0.0], v_line, [0.0]))
-        ys = np.array([r["y"] for r in ghia])
-        xs = np.array([r["x"] for r in ghia])
-        u_ref = np.array([r[f"u_re{re_number}"] for r in ghia])
-        v_ref = np.array([r[f"v_re{re_number}"] for r in ghia])
-        u_err = np.abs(np.interp(ys, y_all, u_all) - u_ref)
-        v_err = np.abs(np.interp(xs, y_all, v_all) - v_ref)
-        d = diagnostics(outdirs[run.name])
-        results[re_number] = dict(cells=n, time=t, u_err=float(u_err.max()),
-                                  v_err=float(v_err.max()), line=(y_all, u_all, v_all),
-                                  ref=(ys, u_ref, xs, v_ref), max_mach=float(d["max_mach"][-1]),
-                                  wall=run_seconds(outdirs[run.name]))
-    return results
 
 
 # ---------------------------------------------------------------- report

@@ -4,10 +4,11 @@ import re
 
 
 def run_seconds(outdir):
-    """Wall time of the time loop, from run.log's 'finished: ... steps in X s' line."""
+    """Wall time of the time loop, from run.log's 'finished: ... steps in X s' lines
+    (summed over the segments of a restarted run)."""
     try:
         with open(os.path.join(outdir, "run.log")) as f:
-            match = re.search(r"steps in ([0-9.eE+-]+) s", f.read())
-        return float(match.group(1)) if match else float("nan")
+            times = re.findall(r"steps in ([0-9.eE+-]+) s", f.read())
+        return sum(float(t) for t in times) if times else float("nan")
     except (OSError, TypeError):
         return float("nan")

@@ -341,8 +341,8 @@ TEST_CASE("isentropic vortex with MUSCL converges at second order", "[cfd][valid
   // perturbation there is below 5e-6 at the domain edge, far under the errors
   // measured (>= 1e-3), and the smaller domain costs 8x less than [-10, 10]^2
   // at the same dx (50 s of CPU measured). On [-10, 10]^2 64 -> 128 is still
-  // pre-asymptotic (order 1.73 measured; validation/report.md has the full
-  // table). WENO5 with RK3 at the case's fixed CFL: order >= 3 on the issue's
+  // pre-asymptotic (order 1.74; 2.06 from 128 to 256, validation/report.md). WENO5 with RK3 at the
+  // case's fixed CFL: order >= 3 on the issue's
   // [-10, 10]^2 from 64 to 128 cells (27 s of CPU).
   const std::string dir = make_temp_dir("cb_cfd_vortex_");
   const std::vector<std::string> muscl = {"cfd.reconstruction=\"muscl\"", "cfd.limiter=\"none\""};

@@ -217,8 +217,10 @@ def measure_cavity(runs, outdirs):
         u_err = np.abs(np.interp(ys, y_all, u_all) - u_ref)
         v_err = np.abs(np.interp(xs, y_all, v_all) - v_ref)
         d = diagnostics(outdirs[run.name])
-        results[re_number] = dict(cells=n, time=t, u_err=float(u_err.max()),
+        results.setdefault(re_number, []).append(dict(cells=n, time=t, u_err=float(u_err.max()),
                                   v_err=float(v_err.max()), line=(y_all, u_all, v_all),
                                   ref=(ys, u_ref, xs, v_ref), max_mach=float(d["max_mach"][-1]),
-                                  wall=run_seconds(outdirs[run.name]))
+                                  wall=run_seconds(outdirs[run.name])))
+    for rows in results.values():
+        rows.sort(key=lambda r: r["cells"])
     return results

@@ -68,21 +68,22 @@ def plot_tgv(results, reference, path):
     plt.close(fig)
 
 
-def plot_cavity(re_number, r, path):
-    y_all, u_all, v_all = r["line"]
-    ys, u_ref, xs, v_ref = r["ref"]
+def plot_cavity(re_number, rows, path):
     fig, axes = plt.subplots(1, 2, figsize=(9, 3.8), dpi=90)
-    axes[0].plot(u_all, y_all, "-", label=f"cloudburst {r['cells']}^2")
+    for r in rows:
+        y_all, u_all, v_all = r["line"]
+        axes[0].plot(u_all, y_all, "-", label=f"cloudburst {r['cells']}^2, t = {r['time']:g}")
+        axes[1].plot(y_all, v_all, "-", label=f"cloudburst {r['cells']}^2, t = {r['time']:g}")
+    ys, u_ref, xs, v_ref = rows[0]["ref"]
     axes[0].plot(u_ref, ys, "ko", ms=4, mfc="none", label="Ghia et al. 1982")
     axes[0].set_xlabel("u(x = 0.5, y)")
     axes[0].set_ylabel("y")
-    axes[1].plot(y_all, v_all, "-", label=f"cloudburst {r['cells']}^2")
     axes[1].plot(xs, v_ref, "ko", ms=4, mfc="none", label="Ghia et al. 1982")
     axes[1].set_xlabel("x")
     axes[1].set_ylabel("v(x, y = 0.5)")
     for ax in axes:
         ax.legend(fontsize=8)
-    fig.suptitle(f"lid-driven cavity, Re {re_number}, t = {r['time']:g}", fontsize=10)
+    fig.suptitle(f"lid-driven cavity, Re {re_number}", fontsize=10)
     fig.tight_layout()
     fig.savefig(path)
     plt.close(fig)

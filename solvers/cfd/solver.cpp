@@ -26,6 +26,34 @@ Field padded_field(const std::string& label, int vars, const Int3& n, const Int3
   return Field(label, vars, n[2] + 2 * g[2], n[1] + 2 * g[1], n[0] + 2 * g[0]);
 }
 
+// The initial U of cell (k, j, i): the mean over the product Gauss rule with
+// nodes.x/y/z (1: the centre; 3: kernels/cfd/fourth_order.hpp) points per axis.
+KOKKOS_INLINE_FUNCTION kernels::cfd::Conserved cell_state(const CaseSetup& c, const LocalGrid& grid,
+                                                          const Index3& nodes, int k, int j, int i,
+                                                          real gamma) {
+  using kernels::cfd::gauss3_node, kernels::cfd::gauss3_weight;
+  const int n[3] = {nodes.x, nodes.y, nodes.z}, cell[3] = {i, j, k};
+  real sum[kernels::cfd::variables] = {0, 0, 0, 0, 0};
+  for (int qz = 0; qz < n[2]; ++qz) {
+    for (int qy = 0; qy < n[1]; ++qy) {
+      for (int qx = 0; qx < n[0]; ++qx) {
+        const int q[3] = {qx, qy, qz};
+        double weight = 1.0, at[3];
+        for (int a = 0; a < 3; ++a) {
+          const bool gauss = n[a] == 3;
+          weight *= gauss ? gauss3_weight(q[a]) : 1.0;
+          at[a] = grid.center(a, cell[a]) + (gauss ? gauss3_node(q[a]) : 0.0) * grid.h[a];
+        }
+        const kernels::cfd::Conserved u =
+            kernels::cfd::to_conserved(initial_state(c, at[0], at[1], at[2]), gamma);
+        const real values[5] = {u.rho, u.mom[0], u.mom[1], u.mom[2], u.energy};
+        for (int v = 0; v < kernels::cfd::variables; ++v) sum[v] += real(weight) * values[v];
+      }
+    }
+  }
+  return {sum[0], {sum[1], sum[2], sum[3]}, sum[4]};
+}
+
 template <int Axis, Reconstruction R, RiemannSolver S>
 KOKKOS_FORCEINLINE_FUNCTION long long store_face_flux(const Field& prim, const Field& flux, int k,
                                                       int j, int i, const FluxParams& p,
@@ -112,31 +140,12 @@ void CfdSolver::initialize_state() {
   const CaseSetup c = params_.setup;
   const Field s = state_;
   const real gamma = real(params_.gamma);
-  int nodes[3];
-  for (int a = 0; a < 3; ++a) nodes[a] = params_.fourth_order && active(a) ? 3 : 1;
-  const int nx = nodes[0], ny = nodes[1], nz = nodes[2];
+  Index3 nodes{1, 1, 1};
+  if (params_.fourth_order) nodes = {active(0) ? 3 : 1, active(1) ? 3 : 1, active(2) ? 3 : 1};
   Kokkos::parallel_for(
       "cfd::initial_state", owned_cells(decomposition_.local_cells(), ghost_),
       KOKKOS_LAMBDA(int k, int j, int i) {
-        using kernels::cfd::gauss3_node, kernels::cfd::gauss3_weight;
-        real sum[kernels::cfd::variables] = {0, 0, 0, 0, 0};
-        for (int qz = 0; qz < nz; ++qz) {
-          for (int qy = 0; qy < ny; ++qy) {
-            for (int qx = 0; qx < nx; ++qx) {
-              const double wx = nx == 1 ? 1.0 : gauss3_weight(qx),
-                           wy = ny == 1 ? 1.0 : gauss3_weight(qy),
-                           wz = nz == 1 ? 1.0 : gauss3_weight(qz);
-              const double x = grid.center(0, i) + (nx == 1 ? 0.0 : gauss3_node(qx)) * grid.h[0];
-              const double y = grid.center(1, j) + (ny == 1 ? 0.0 : gauss3_node(qy)) * grid.h[1];
-              const double z = grid.center(2, k) + (nz == 1 ? 0.0 : gauss3_node(qz)) * grid.h[2];
-              const kernels::cfd::Conserved u =
-                  kernels::cfd::to_conserved(initial_state(c, x, y, z), gamma);
-              const real q[5] = {u.rho, u.mom[0], u.mom[1], u.mom[2], u.energy};
-              for (int v = 0; v < kernels::cfd::variables; ++v) sum[v] += real(wx * wy * wz) * q[v];
-            }
-          }
-        }
-        kernels::cfd::store_conserved(s, k, j, i, {sum[0], {sum[1], sum[2], sum[3]}, sum[4]});
+        kernels::cfd::store_conserved(s, k, j, i, cell_state(c, grid, nodes, k, j, i, gamma));
       });
 }
 

@@ -214,14 +214,17 @@ std::string case_text(const std::string& name, const std::string& cells,
 
 TEST_CASE("mass, momentum and energy are conserved to round-off", "[cfd][validation]") {
   // Periodic: Kelvin-Helmholtz (2-D, MUSCL) and Taylor-Green (3-D, viscous,
-  // WENO5, and WENO5 with the fourth-order face-average fluxes).
+  // WENO5, WENO5 with the fourth-order face-average fluxes, finite-difference
+  // WENO5).
   const std::string weno5 = "[cfd]\nreconstruction = \"weno5\"\n";
   const std::string re100 = "[initial]\nreynolds = 100\n";
   for (const auto& [text, steps] :
        {std::pair{case_text("kelvin_helmholtz", "[32, 32, 1]"), 40},
         std::pair{case_text("taylor_green", "[12, 12, 12]", weno5 + re100), 10},
         std::pair{
-            case_text("taylor_green", "[12, 12, 12]", weno5 + "fourth_order = true\n" + re100),
+            case_text("taylor_green", "[12, 12, 12]", weno5 + "fourth_order = true\n" + re100), 10},
+        std::pair{
+            case_text("taylor_green", "[12, 12, 12]", weno5 + "finite_difference = true\n" + re100),
             10}}) {
     const auto [first, last] = run_api(text, steps);
     INFO(text);
@@ -281,6 +284,13 @@ TEST_CASE("bad [cfd], [viscosity] and [boundary] input exits with code 2", "[cfd
               "key of another case", "--set initial.reynolds=100", {"unknown key 'reynolds'"}},
           BadOverride{
               "fourth order with MUSCL", "--set cfd.fourth_order=true", {"fourth_order", "weno5"}},
+          BadOverride{"finite differences with MUSCL",
+                      "--set cfd.finite_difference=true",
+                      {"finite_difference", "weno5"}},
+          BadOverride{"finite differences with low_mach",
+                      "--set cfd.reconstruction=\\\"weno5\\\" --set cfd.finite_difference=true "
+                      "--set cfd.low_mach=true",
+                      {"finite_difference", "low_mach"}},
       });
   check_misspelt_key(dir, valid, "reconstruction", "reconstrucion", 8);
   std::filesystem::remove_all(dir);

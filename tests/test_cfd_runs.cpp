@@ -98,6 +98,12 @@ TEST_CASE("CFD fields are bitwise identical on 1, 2 and 4 ranks", "[cfd][mpi]") 
   check_invariance(dir, "cavity4",
                    cfd_case("cavity", "[20, 20, 1]", 10, fourth + "low_mach = true\n"), 10,
                    {"[2,2,1]"});
+  // Finite-difference WENO5: split-flux stencils across rank boundaries,
+  // periodic, and walls with viscous fluxes.
+  const std::string fd = "[cfd]\nreconstruction = \"weno5\"\nfinite_difference = true\n";
+  check_invariance(dir, "vortex_fd", cfd_case("isentropic_vortex", "[24, 24, 1]", 10, fd), 10,
+                   {"[2,1,1]", "[2,2,1]"});
+  check_invariance(dir, "cavity_fd", cfd_case("cavity", "[20, 20, 1]", 10, fd), 10, {"[2,2,1]"});
   // No-slip walls with the moving lid, viscous fluxes through rank corners,
   // the low-Mach correction.
   check_invariance(dir, "cavity", cfd_case("cavity", "[20, 20, 1]", 20, "[cfd]\nlow_mach = true\n"),

@@ -54,6 +54,20 @@ KOKKOS_INLINE_FUNCTION FaceValues reconstruct_weno5(const real q[6]) {
   return {weno5_face(q[0], q[1], q[2], q[3], q[4]), weno5_face(q[5], q[4], q[3], q[2], q[1])};
 }
 
+// Numerical flux at the face between points c-1 and c of the conservative
+// finite-difference WENO5 scheme (Shu & Osher 1989; Jiang & Shu 1996 §2.3) for
+// one component, from the point values u[0..5] and fluxes f[0..5] at c-3 .. c+2:
+// Lax-Friedrichs splitting f± = (f ± alpha u) / 2, the f+ part reconstructed
+// from the left, the f- part from the right, as if they were cell averages.
+KOKKOS_INLINE_FUNCTION real weno5_split_flux(const real u[6], const real f[6], real alpha) {
+  real plus[6], minus[6];
+  for (int m = 0; m < 6; ++m) {
+    plus[m] = real(0.5) * (f[m] + alpha * u[m]);
+    minus[m] = real(0.5) * (f[m] - alpha * u[m]);
+  }
+  return reconstruct_weno5(plus).left + reconstruct_weno5(minus).right;
+}
+
 KOKKOS_INLINE_FUNCTION FaceValues reconstruct(Reconstruction r, Limiter limiter, const real q[6]) {
   switch (r) {
     case Reconstruction::muscl:

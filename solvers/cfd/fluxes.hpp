@@ -64,6 +64,18 @@ KOKKOS_FORCEINLINE_FUNCTION Conserved viscous_face_flux(const Field& prim, int k
   return kernels::cfd::viscous_flux(vel, grad, (tc - tm) * p.inv_h[Axis], mu, kappa, Axis);
 }
 
+// Adds the viscous flux at the low face of (k, j, i) along Axis to f.
+template <int Axis>
+KOKKOS_FORCEINLINE_FUNCTION void add_viscous_flux(Conserved& f, const Field& prim, int k, int j,
+                                                  int i, const FluxParams& p) {
+  constexpr int di = Axis == 0, dj = Axis == 1, dk = Axis == 2;
+  const Primitive wm = kernels::cfd::load_primitive(prim, k - dk, j - dj, i - di);
+  const Primitive wc = kernels::cfd::load_primitive(prim, k, j, i);
+  const Conserved fv = viscous_face_flux<Axis>(prim, k, j, i, wm, wc, p);
+  for (int d = 0; d < 3; ++d) f.mom[d] -= fv.mom[d];
+  f.energy -= fv.energy;
+}
+
 }  // namespace detail
 
 // Numerical flux through the low face of padded cell (k, j, i) along Axis with
@@ -99,12 +111,35 @@ KOKKOS_FORCEINLINE_FUNCTION kernels::cfd::Conserved face_flux(const Field& prim,
   }
   if (p.low_mach) low_mach_correction(wl, wr, p.gamma);
   Conserved f = riemann_flux<S>(wl, wr, p.gamma, Axis);
-  if (p.viscous) {
-    const Conserved fv = detail::viscous_face_flux<Axis>(prim, k, j, i, wm, wc, p);
-    for (int d = 0; d < 3; ++d) f.mom[d] -= fv.mom[d];
-    f.energy -= fv.energy;
-  }
+  if (p.viscous) detail::add_viscous_flux<Axis>(f, prim, k, j, i, p);
   return f;
+}
+
+// Flux through the low face of padded cell (k, j, i) along Axis of the
+// conservative finite-difference WENO5 scheme ([cfd] finite_difference): the
+// cells hold point values, the split fluxes of the six points c-3 .. c+2 are
+// reconstructed component by component, with the local Lax-Friedrichs speed
+// alpha = max(|u_n| + c) over those points (Jiang & Shu 1996 §2.3).
+template <int Axis>
+KOKKOS_FORCEINLINE_FUNCTION kernels::cfd::Conserved finite_difference_flux(const Field& prim, int k,
+                                                                           int j, int i,
+                                                                           const FluxParams& p) {
+  using namespace kernels::cfd;
+  constexpr int di = Axis == 0, dj = Axis == 1, dk = Axis == 2;
+  real u[variables][6], f[variables][6], alpha = 0;
+  for (int m = 0; m < 6; ++m) {
+    const Primitive w = load_primitive(prim, k + (m - 3) * dk, j + (m - 3) * dj, i + (m - 3) * di);
+    alpha = math::max(alpha, math::fabs(w.vel[Axis]) + sound_speed(w, p.gamma));
+    const Conserved um = to_conserved(w, p.gamma), fm = physical_flux(w, p.gamma, Axis);
+    const real values[2][variables] = {{um.rho, um.mom[0], um.mom[1], um.mom[2], um.energy},
+                                       {fm.rho, fm.mom[0], fm.mom[1], fm.mom[2], fm.energy}};
+    for (int v = 0; v < variables; ++v) u[v][m] = values[0][v], f[v][m] = values[1][v];
+  }
+  real face[variables];
+  for (int v = 0; v < variables; ++v) face[v] = weno5_split_flux(u[v], f[v], alpha);
+  Conserved flux{face[0], {face[1], face[2], face[3]}, face[4]};
+  if (p.viscous) detail::add_viscous_flux<Axis>(flux, prim, k, j, i, p);
+  return flux;
 }
 
 }  // namespace cb::cfd

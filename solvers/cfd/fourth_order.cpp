@@ -112,21 +112,15 @@ void launch_average_fluxes(const Field& point_flux, const Field& prim, const Fie
   Kokkos::parallel_for(
       "cfd::face_average_fluxes", range, KOKKOS_LAMBDA(int k, int j, int i) {
         using namespace kernels::cfd;
-        constexpr int di = Axis == 0, dj = Axis == 1, dk = Axis == 2;
         const bool smooth = smooth_around(point_flux, k, j, i, p, Axis);
         real f[variables];
         for (int v = 0; v < variables; ++v) {
           f[v] = point_flux(v, k, j, i) +
                  (smooth ? curvature_sum(point_flux, v, k, j, i, p, Axis) : real(0));
         }
-        if (p.viscous) {
-          const Primitive wm = load_primitive(prim, k - dk, j - dj, i - di);
-          const Primitive wc = load_primitive(prim, k, j, i);
-          const Conserved fv = detail::viscous_face_flux<Axis>(prim, k, j, i, wm, wc, p);
-          for (int d = 0; d < 3; ++d) f[1 + d] -= fv.mom[d];
-          f[4] -= fv.energy;
-        }
-        for (int v = 0; v < variables; ++v) flux(v, k, j, i) = f[v];
+        Conserved average{f[0], {f[1], f[2], f[3]}, f[4]};
+        if (p.viscous) detail::add_viscous_flux<Axis>(average, prim, k, j, i, p);
+        store_conserved(flux, k, j, i, average);
         const int face = Axis == 0 ? i : Axis == 1 ? j : k;
         if (point_flux(fallback_flag, k, j, i) != real(0) && face < r.count_end[Axis]) {
           Kokkos::atomic_add(&fallback_faces(), 1LL);

@@ -91,6 +91,15 @@ void read_numerics(io::CaseFile& file, Params& p, const CaseDefaults& d) {
   if (p.fourth_order && p.reconstruction != Reconstruction::weno5) {
     file.fail("cfd", "fourth_order", "[cfd] fourth_order needs reconstruction = \"weno5\"");
   }
+  p.finite_difference = file.get<bool>("cfd", "finite_difference", false);
+  if (p.finite_difference && (p.reconstruction != Reconstruction::weno5 || p.fourth_order)) {
+    file.fail("cfd", "finite_difference",
+              "[cfd] finite_difference needs reconstruction = \"weno5\" and no fourth_order");
+  }
+  if (p.finite_difference && p.low_mach) {
+    file.fail("cfd", "finite_difference",
+              "[cfd] finite_difference has no Riemann solver for low_mach to correct");
+  }
 }
 
 // [initial]: only the keys of the chosen case are known; others are rejected.

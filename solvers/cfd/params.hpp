@@ -47,7 +47,8 @@ struct Params {
   kernels::cfd::RiemannSolver riemann = kernels::cfd::RiemannSolver::hllc;
   kernels::TimeIntegrator integrator = kernels::TimeIntegrator::ssp_rk3;
   bool low_mach = false;
-  bool fourth_order = false;  // WENO5 with fourth-order average <-> point conversions
+  bool fourth_order = false;       // WENO5 with fourth-order average <-> point conversions
+  bool finite_difference = false;  // WENO5 on point values (Shu-Osher conservative FD)
   kernels::cfd::Viscosity viscosity{kernels::cfd::ViscosityLaw::none, 0, 0.72, 1, 0.3831};
   Boundaries boundaries;
   CaseSetup setup{};

@@ -54,12 +54,34 @@ KOKKOS_INLINE_FUNCTION kernels::cfd::Conserved cell_state(const CaseSetup& c, co
   return {sum[0], {sum[1], sum[2], sum[3]}, sum[4]};
 }
 
-template <int Axis, Reconstruction R, RiemannSolver S>
+// The face fluxes of the finite-volume schemes (reconstruction R, Riemann
+// solver S) and of the finite-difference WENO5 scheme, for launch_fluxes.
+template <Reconstruction R, RiemannSolver S>
+struct FiniteVolumeFace {
+  template <int Axis>
+  KOKKOS_FORCEINLINE_FUNCTION static kernels::cfd::Conserved flux(const Field& prim, int k, int j,
+                                                                  int i, const FluxParams& p,
+                                                                  bool& fallback) {
+    return face_flux<Axis, R, S>(prim, k, j, i, p, fallback);
+  }
+};
+
+struct FiniteDifferenceFace {
+  template <int Axis>
+  KOKKOS_FORCEINLINE_FUNCTION static kernels::cfd::Conserved flux(const Field& prim, int k, int j,
+                                                                  int i, const FluxParams& p,
+                                                                  bool&) {
+    return finite_difference_flux<Axis>(prim, k, j, i, p);
+  }
+};
+
+template <int Axis, class Face>
 KOKKOS_FORCEINLINE_FUNCTION long long store_face_flux(const Field& prim, const Field& flux, int k,
                                                       int j, int i, const FluxParams& p,
                                                       const FaceRanges& r) {
   bool fallback = false;
-  kernels::cfd::store_conserved(flux, k, j, i, face_flux<Axis, R, S>(prim, k, j, i, p, fallback));
+  kernels::cfd::store_conserved(flux, k, j, i,
+                                Face::template flux<Axis>(prim, k, j, i, p, fallback));
   const int face = Axis == 0 ? i : Axis == 1 ? j : k;
   return fallback && face < r.count_end[Axis] ? 1 : 0;
 }
@@ -72,7 +94,7 @@ struct Fluxes {
 
 // The low-face fluxes of every used axis in one kernel (the primitive state of
 // a cell is read once for the three axes).
-template <Reconstruction R, RiemannSolver S>
+template <class Face>
 void launch_fluxes(const Fluxes& f, const FluxParams& p, const CellPolicy& cells,
                    const FaceRanges& r) {
   const Field prim = f.prim, fx = f.x, fy = f.y, fz = f.z;
@@ -82,11 +104,11 @@ void launch_fluxes(const Fluxes& f, const FluxParams& p, const CellPolicy& cells
         const bool in_i = i < r.owned_end[0], in_j = j < r.owned_end[1], in_k = k < r.owned_end[2];
         long long fallbacks = 0;
         if (p.active[0] && in_j && in_k)
-          fallbacks += store_face_flux<0, R, S>(prim, fx, k, j, i, p, r);
+          fallbacks += store_face_flux<0, Face>(prim, fx, k, j, i, p, r);
         if (p.active[1] && in_i && in_k)
-          fallbacks += store_face_flux<1, R, S>(prim, fy, k, j, i, p, r);
+          fallbacks += store_face_flux<1, Face>(prim, fy, k, j, i, p, r);
         if (p.active[2] && in_i && in_j)
-          fallbacks += store_face_flux<2, R, S>(prim, fz, k, j, i, p, r);
+          fallbacks += store_face_flux<2, Face>(prim, fz, k, j, i, p, r);
         if (fallbacks) Kokkos::atomic_add(&fallback_faces(), fallbacks);
       });
 }
@@ -96,11 +118,11 @@ void launch_fluxes(RiemannSolver s, const Fluxes& f, const FluxParams& p, const 
                    const FaceRanges& r) {
   switch (s) {
     case RiemannSolver::hllc:
-      return launch_fluxes<R, RiemannSolver::hllc>(f, p, cells, r);
+      return launch_fluxes<FiniteVolumeFace<R, RiemannSolver::hllc>>(f, p, cells, r);
     case RiemannSolver::hll:
-      return launch_fluxes<R, RiemannSolver::hll>(f, p, cells, r);
+      return launch_fluxes<FiniteVolumeFace<R, RiemannSolver::hll>>(f, p, cells, r);
     case RiemannSolver::rusanov:
-      return launch_fluxes<R, RiemannSolver::rusanov>(f, p, cells, r);
+      return launch_fluxes<FiniteVolumeFace<R, RiemannSolver::rusanov>>(f, p, cells, r);
   }
 }
 
@@ -264,6 +286,7 @@ void CfdSolver::compute_fluxes() {
   for (int a = 0; a < 3; ++a) end[a] = r.owned_end[a] + p.active[a];
   const CellPolicy cells({g[2], g[1], g[0]}, {end[2], end[1], end[0]});
   const Fluxes f{primitive_, flux_[0], flux_[1], flux_[2], fallback_faces_};
+  if (params_.finite_difference) return launch_fluxes<FiniteDifferenceFace>(f, p, cells, r);
   switch (params_.reconstruction) {
     case Reconstruction::constant:
       return launch_fluxes<Reconstruction::constant>(params_.riemann, f, p, cells, r);

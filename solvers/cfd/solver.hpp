@@ -1,7 +1,8 @@
 // CFD solver: 3-D compressible Euler / Navier-Stokes on a uniform Cartesian
 // grid; finite volumes, reconstruction of primitive variables (constant, MUSCL,
 // WENO5), approximate Riemann fluxes (HLLC, HLL, Rusanov), second-order central
-// viscous fluxes, SSP Runge-Kutta in time (docs/solvers/cfd.md). Decomposed
+// viscous fluxes, SSP Runge-Kutta in time; optionally conservative finite
+// differences with split-flux WENO5 (docs/solvers/cfd.md). Decomposed
 // over MPI in every direction; bitwise identical on any rank count because each
 // face flux is computed once, from the same cells, whichever rank owns it.
 #pragma once

@@ -2,7 +2,7 @@
 """Validation of the CFD solver (issue 6); writes the "CFD" section of validation/report.md.
 
     validation/cfd/run_validation.py [--quick] [--build-dir DIR] [--work-dir DIR]
-        [--reuse] [--ranks N] [--only GROUP ...] [--tgv SCHEME:CELLS:END ...]
+        [--reuse] [--ranks N] [--only GROUP ...] [--tgv SCHEME:CELLS:END[:CFL] ...]
         [--cavity RE:CELLS:END ...] [--partial RUN ...] [--note TEXT]
 
 Runs the case files of cases/cfd with `cloudburst run` (grids and times set
@@ -100,11 +100,11 @@ def runs_for(args):
                             drop_limiter=scheme != "muscl"))
     for spec in args.tgv or (["muscl:32:2", "weno5:32:2"] if quick else
                              ["muscl:64:10", "weno5:64:10"]):
-        scheme, n, end = spec.split(":")
+        scheme, n, end, *cfl = spec.split(":")  # an optional CFL number last
         n = int(n)
         runs.append(Run(f"tgv_{scheme}_{n}", "taylor_green", (n, n, n), float(end), "tgv",
-                        [f"cfd.reconstruction=\"{scheme}\"", "diagnostics.every_steps=5"],
-                        drop_limiter=scheme == "weno5"))
+                        [f"cfd.reconstruction=\"{scheme}\"", "diagnostics.every_steps=5"]
+                        + [f"time.cfl={c}" for c in cfl], drop_limiter=scheme == "weno5"))
     for spec in args.cavity or (["100:64:10"] if quick else ["100:128:30"]):
         re_number, n, end = spec.split(":")
         n = int(n)
@@ -370,7 +370,7 @@ def main():
                         help="keep runs whose last checkpoint is at their end time")
     parser.add_argument("--ranks", type=int, default=1, help="MPI ranks per run (mpiexec)")
     parser.add_argument("--only", nargs="*", help="groups (riemann vortex tgv cavity) or runs")
-    parser.add_argument("--tgv", nargs="*", metavar="SCHEME:CELLS:END",
+    parser.add_argument("--tgv", nargs="*", metavar="SCHEME:CELLS:END[:CFL]",
                         help="TGV runs (default muscl:64:10 weno5:64:10; quick 32^3 to t = 2)")
     parser.add_argument("--cavity", nargs="*", metavar="RE:CELLS:END",
                         help="cavity runs (default 100:128:30; quick 100:64:10)")

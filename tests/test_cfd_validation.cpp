@@ -3,12 +3,12 @@
 // solutions and exact symmetries. The long versions (TGV at 64^3 and 128^3,
 // the cavity against Ghia et al.) are validation/cfd/run_validation.py's.
 //
-// Cost: about 110 s of user CPU in all (Release, measured on the shared
-// 2-core development machine: Riemann problems 2 s, MUSCL vortex 50 s, WENO5
-// vortex 27 s, fourth-order WENO5 vortex 15 s, TGV 22 s, riemann2d + double
-// Mach 3 s), inside the 5 minutes
-// on one core that the suite allows; each TEST_CASE says why its grid is the
-// one it needs.
+// The vortex's orders of accuracy are test_cfd_vortex.cpp's.
+//
+// Cost: about 30 s of user CPU in all (Release, measured on the shared 2-core
+// development machine: Riemann problems 2 s, TGV 22 s, riemann2d + double
+// Mach 3 s); each TEST_CASE says why its grid is the one it needs.
+#include "cfd_cases.hpp"
 #include "cli_runner.hpp"
 #include "h5_read.hpp"
 #include "validation/cfd/exact_riemann.hpp"
@@ -32,50 +32,6 @@ namespace fs = std::filesystem;
 namespace {
 
 constexpr double kGamma = 1.4;
-
-std::string case_path(const std::string& stem) {
-  if (stem.front() == '/') return stem + ".toml";  // a derived copy (without_limiter)
-  return std::string(CLOUDBURST_SOURCE_DIR) + "/cases/cfd/" + stem + ".toml";
-}
-
-// A copy of cases/cfd/<stem>.toml in dir without its `limiter = ...` line, so
-// that --set cfd.reconstruction="weno5" is accepted ([cfd] limiter is refused
-// unless the reconstruction is MUSCL); returns the stem to pass to run_case.
-std::string without_limiter(const std::string& dir, const std::string& stem) {
-  std::istringstream in(read_text(case_path(stem)));
-  std::string text;
-  for (std::string line; std::getline(in, line);) {
-    if (line.rfind("limiter", 0) != 0) text += line + "\n";
-  }
-  write_text(dir + "/" + stem + "_weno5.toml", text);
-  return dir + "/" + stem + "_weno5";
-}
-
-// Runs cases/cfd/<stem>.toml with `sets` (each "section.key=value") into
-// dir/label on `ranks` ranks; REQUIREs exit 0 and returns the output dir.
-std::string run_case(const std::string& dir, const std::string& label, const std::string& stem,
-                     const std::vector<std::string>& sets, int ranks = 1) {
-  std::string args = "run '" + case_path(stem) + "' --output-dir '" + dir + "/" + label + "'";
-  for (const auto& s : sets) args += " --set '" + s + "'";
-  const CliResult r = ranks == 1 ? run_cloudburst(args) : run_cloudburst_mpi(ranks, args);
-  INFO(label << ": cloudburst " << args << "\n" << r.output);
-  REQUIRE(r.code == 0);
-  return dir + "/" + label;
-}
-
-std::vector<std::string> files_in(const std::string& folder) {
-  std::vector<std::string> files;
-  for (const auto& e : fs::directory_iterator(folder)) {
-    if (e.path().extension() == ".h5") files.push_back(e.path().string());
-  }
-  std::sort(files.begin(), files.end());
-  REQUIRE_FALSE(files.empty());
-  return files;
-}
-
-std::string last_checkpoint(const std::string& out) {
-  return files_in(out + "/checkpoints").back();
-}
 
 // Columns of <out>/diagnostics.csv by header name.
 std::map<std::string, std::vector<double>> read_diagnostics(const std::string& out) {
@@ -301,112 +257,6 @@ TEST_CASE("Sod along y and along z gives the profile it gives along x",
     INFO("sod along " << axis << ": largest difference from x " << worst);
     CHECK(worst <= 1e-13);
   }
-  fs::remove_all(dir);
-}
-
-namespace {
-
-// L2 norm of rho(t_end) - rho(0) from the first and last fields files.
-double vortex_error(const std::string& out) {
-  const auto files = files_in(out + "/fields");
-  REQUIRE(files.size() >= 2);
-  const auto first = read_field(files.front(), "/rho");
-  const auto last = read_field(files.back(), "/rho");
-  double sum = 0;
-  for (size_t i = 0; i < first.size(); ++i) sum += (last[i] - first[i]) * (last[i] - first[i]);
-  return std::sqrt(sum / first.size());
-}
-
-double vortex_run(const std::string& dir, const std::string& label, int cells, double half_width,
-                  const std::vector<std::string>& scheme,
-                  const std::string& stem = "isentropic_vortex") {
-  const std::string n = std::to_string(cells), w = std::to_string(half_width);
-  std::vector<std::string> sets = {"grid.cells=[" + n + "," + n + ",1]",
-                                   "grid.lo=[-" + w + ",-" + w + ",0.0]",
-                                   "grid.hi=[" + w + "," + w + ",1.0]",
-                                   "run.end_time=" + std::to_string(2 * half_width),
-                                   "output.every_time=" + std::to_string(2 * half_width),
-                                   "output.fields=[\"rho\"]",
-                                   "cfd.integrator=\"ssp_rk3\""};
-  sets.insert(sets.end(), scheme.begin(), scheme.end());
-  return vortex_error(run_case(dir, label + "_" + n, stem, sets));
-}
-
-}  // namespace
-
-TEST_CASE("isentropic vortex with MUSCL converges at second order", "[cfd][validation][vortex]") {
-  // One period (the exact solution is the initial state translated by the
-  // domain), L2(rho). MUSCL without limiter: order 2 +/- 0.2 (issue 6),
-  // measured on [-5, 5]^2 (period 10) at 32, 64, 128 cells: the vortex's
-  // perturbation there is below 5e-6 at the domain edge, far under the errors
-  // measured (>= 1e-3), and the smaller domain costs 8x less than [-10, 10]^2
-  // at the same dx (50 s of CPU measured). On [-10, 10]^2 64 -> 128 is still
-  // pre-asymptotic (order 1.74; 2.06 from 128 to 256, validation/report.md). WENO5 with RK3 at the
-  // case's fixed CFL: order >= 3 on the issue's
-  // [-10, 10]^2 from 64 to 128 cells (27 s of CPU).
-  const std::string dir = make_temp_dir("cb_cfd_vortex_");
-  const std::vector<std::string> muscl = {"cfd.reconstruction=\"muscl\"", "cfd.limiter=\"none\""};
-  const double e32 = vortex_run(dir, "muscl", 32, 5.0, muscl);
-  const double e64 = vortex_run(dir, "muscl", 64, 5.0, muscl);
-  const double e128 = vortex_run(dir, "muscl", 128, 5.0, muscl);
-  const double order1 = std::log2(e32 / e64), order2 = std::log2(e64 / e128);
-  INFO("MUSCL L2(rho): " << e32 << " " << e64 << " " << e128 << ", orders " << order1 << " "
-                         << order2);
-  CHECK(std::abs(order1 - 2.0) <= 0.2);
-  CHECK(std::abs(order2 - 2.0) <= 0.2);
-  fs::remove_all(dir);
-}
-
-TEST_CASE("isentropic vortex with WENO5 converges at third order or better",
-          "[cfd][validation][vortex]") {
-  const std::string dir = make_temp_dir("cb_cfd_vortex_weno_");
-  const std::vector<std::string> weno = {"cfd.reconstruction=\"weno5\""};
-  const std::string weno_case = without_limiter(dir, "isentropic_vortex");
-  const double w64 = vortex_run(dir, "weno5", 64, 10.0, weno, weno_case);
-  const double w128 = vortex_run(dir, "weno5", 128, 10.0, weno, weno_case);
-  INFO("WENO5 L2(rho): " << w64 << " " << w128 << ", order " << std::log2(w64 / w128));
-  CHECK(std::log2(w64 / w128) >= 3.0);
-  fs::remove_all(dir);
-}
-
-TEST_CASE("isentropic vortex with fourth-order WENO5 converges at fourth order",
-          "[cfd][validation][vortex]") {
-  // [cfd] fourth_order (cell-average initial data, fourth-order average/point
-  // conversions) on [-5, 5]^2, one period, RK3 at CFL 0.4. Measured: L2(rho)
-  // 3.93e-3, 2.08e-4, 8.83e-6 at 32, 64, 128 cells, orders 4.24 and 4.56
-  // (with dt ~ dx^(5/3) the same to three digits: the spatial error dominates);
-  // the one-point-flux WENO5 gives 3.25 and 2.18 on these grids. 32 -> 64
-  // here (15 s of CPU).
-  const std::string dir = make_temp_dir("cb_cfd_vortex_fourth_");
-  const std::vector<std::string> fourth = {"cfd.reconstruction=\"weno5\"", "cfd.fourth_order=true"};
-  const std::string weno_case = without_limiter(dir, "isentropic_vortex");
-  const double w32 = vortex_run(dir, "weno5_fo", 32, 5.0, fourth, weno_case);
-  const double w64 = vortex_run(dir, "weno5_fo", 64, 5.0, fourth, weno_case);
-  INFO("fourth-order WENO5 L2(rho): " << w32 << " " << w64 << ", order " << std::log2(w32 / w64));
-  CHECK(std::log2(w32 / w64) >= 4.0);
-  fs::remove_all(dir);
-}
-
-TEST_CASE("isentropic vortex with finite-difference WENO5 converges at fifth order",
-          "[cfd][validation][vortex]") {
-  // [cfd] finite_difference (point values, split fluxes, Jiang & Shu 1996) on
-  // [-5, 5]^2, one period, RK3 with dt ~ dx^(5/3): CFL 0.4 (32/n)^(2/3), so
-  // that RK3's third-order error falls like dx^5. Measured: L2(rho) 1.35e-2,
-  // 1.24e-3, 2.86e-5 at 32, 64, 128 cells, orders 3.44 and 5.44 (the WENO
-  // weights reach their linear values as the grid resolves the vortex).
-  // 64 -> 128 here (70 s of CPU).
-  const std::string dir = make_temp_dir("cb_cfd_vortex_fd_");
-  const std::string weno_case = without_limiter(dir, "isentropic_vortex");
-  auto scheme = [](int cells) {
-    const double cfl = 0.4 * std::pow(32.0 / cells, 2.0 / 3.0);
-    return std::vector<std::string>{"cfd.reconstruction=\"weno5\"", "cfd.finite_difference=true",
-                                    "time.cfl=" + std::to_string(cfl)};
-  };
-  const double w64 = vortex_run(dir, "weno5_fd", 64, 5.0, scheme(64), weno_case);
-  const double w128 = vortex_run(dir, "weno5_fd", 128, 5.0, scheme(128), weno_case);
-  INFO("finite-difference WENO5 L2(rho): " << w64 << " " << w128 << ", order "
-                                           << std::log2(w64 / w128));
-  CHECK(std::log2(w64 / w128) >= 4.5);
   fs::remove_all(dir);
 }
 

@@ -85,11 +85,16 @@ set_tests_properties(test_slurm PROPERTIES ENVIRONMENT "${CLOUDBURST_TEST_ENV}" 
 # Toro's tables, then the case files of cases/cfd run by `cloudburst` against
 # exact solutions and symmetries (validation/report.md has the long runs)
 cloudburst_test(test_cfd_validation SOURCES test_cfd_validation.cpp test_cfd_exact_riemann.cpp
-  cli_runner.cpp LIBS cloudburst_hdf5 RANKS 1 LABELS "validation;cfd")
+  cfd_cases.cpp cli_runner.cpp LIBS cloudburst_hdf5 RANKS 1 LABELS "validation;cfd")
 target_include_directories(test_cfd_validation PRIVATE ${PROJECT_SOURCE_DIR})
 add_dependencies(test_cfd_validation cloudburst)
-# about 2 min of CPU on one core (measured, Release); wall time grows when cores are shared
-set_tests_properties(test_cfd_validation PROPERTIES TIMEOUT 1200)
+# Orders of accuracy on the isentropic vortex, by scheme.
+cloudburst_test(test_cfd_vortex SOURCES test_cfd_vortex.cpp cfd_cases.cpp cli_runner.cpp
+  LIBS cloudburst_hdf5 RANKS 1 LABELS "validation;cfd")
+add_dependencies(test_cfd_vortex cloudburst)
+# about 0.5 and 3 min of CPU on one core (measured, Release); wall time grows
+# when cores are shared
+set_tests_properties(test_cfd_validation test_cfd_vortex PROPERTIES TIMEOUT 1200)
 
 # MD engine (issue 7): kernels and lattice/velocity setup against LAMMPS's
 # numbers; whole runs (bench/in.lj and melt thermo on 1, 2, 4 ranks, NVE

@@ -321,7 +321,8 @@ def write_section(args, runs, measured):
              f"{args.ranks} MPI rank(s), {os.cpu_count()} CPU cores ({platform.machine()}), "
              f"{'quick' if args.quick else 'full'} mode. Equations and numerics: "
              "[docs/solvers/cfd.md](../docs/solvers/cfd.md). Fast versions of these checks run "
-             "in CTest (`tests/test_cfd_validation.cpp`, label `validation`).", ""]
+             "in CTest (`tests/test_cfd_validation.cpp`, `tests/test_cfd_vortex.cpp`, label "
+             "`validation`).", ""]
     lines = [line.replace("``", "`") for line in lines]
     riemann, vortex, tgv, cavity = measured
     if riemann:

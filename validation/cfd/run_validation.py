@@ -29,6 +29,7 @@ Needs Debian's /usr/bin/python3 with h5py, numpy and matplotlib.
 """
 import argparse
 import datetime
+import math
 import os
 import platform
 import re
@@ -274,9 +275,10 @@ def tgv_lines(results, reference):
             "(not a validation grid)"
         peak = f"{r['peak']:.6f} (t = {r['peak_t']:.2f})" if r["end"] >= 10.0 else \
             f"not reached (run ends at t = {r['end']:g}); max so far {r['peak']:.6f}"
+        wall = "-" if math.isnan(r["wall"]) else f"{r['wall']:.0f}"  # a run still going
         lines.append(f"| {r['scheme']} {r['cells']}^3 | {r['end']:g} | "
                      f"{100 * r['max_err_4']:.3f}% | {within} | {100 * r['max_err_all']:.3f}% | "
-                     f"{peak} | {r['wall']:.0f} |")
+                     f"{peak} | {wall} |")
     lines += ["", "![TGV](figures/cfd_tgv.png)", ""]
     return lines
 

@@ -33,9 +33,7 @@ time (so a long run started by hand in the background can be picked up).
 Needs Debian's /usr/bin/python3 with h5py, numpy and matplotlib.
 """
 import argparse
-import csv
 import datetime
-import glob
 import os
 import platform
 import re
@@ -45,21 +43,18 @@ import sys
 import time
 from dataclasses import dataclass, field
 
-import h5py
 import numpy as np
-import matplotlib
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from run_log import run_seconds  # noqa: E402
-
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402  (after choosing the backend)
+from weather_measure import (VALIDATION, all_diagnostics, final_time,  # noqa: E402
+                             last_diagnostics, load_reference, mirror_asymmetry, straka_measure,
+                             transpose_asymmetry)
+from weather_plots import FIGURES, make_figures  # noqa: E402
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 CASES = os.path.join(REPO, "cases", "weather")
-VALIDATION = os.path.join(REPO, "validation")
-FIGURES = os.path.join(VALIDATION, "figures")
-REFERENCE = os.path.join(VALIDATION, "reference", "straka1993.csv")
 
 # miniWeather's test (thermal, 100 x 50, 400 s): its printed d_te.
 MINIWEATHER_D_TE = -4.141519e-05
@@ -129,30 +124,6 @@ def find_cloudburst(given):
              "cmake --build build/release --target cloudburst) or pass --cloudburst PATH")
 
 
-def fields_files(outdir):
-    files = {}
-    for path in glob.glob(os.path.join(outdir, "fields", "fields_*.h5")):
-        match = re.fullmatch(r"fields_(\d+)\.h5", os.path.basename(path))
-        if match:
-            files[int(match.group(1))] = path
-    return files
-
-
-def read_fields(path, names):
-    with h5py.File(path, "r") as f:
-        data = {name: f[name][...] for name in names}
-        attrs = {key: f.attrs[key] for key in ("time", "cells", "lo", "hi", "step")}
-    return data, attrs
-
-
-def final_time(outdir):
-    files = fields_files(outdir)
-    if not files:
-        return None
-    with h5py.File(files[max(files)], "r") as f:
-        return float(f.attrs["time"])
-
-
 def expected_end(run):
     if run.end_time is not None:
         return run.end_time
@@ -192,134 +163,6 @@ def execute(run, program, work_dir, ranks, reuse):
     return outdir
 
 
-# ---------------------------------------------------------------- measuring
-
-def all_diagnostics(outdir):
-    with open(os.path.join(outdir, "diagnostics.csv")) as f:
-        return [{key: float(value) for key, value in row.items()} for row in csv.DictReader(f)]
-
-
-def last_diagnostics(outdir):
-    return all_diagnostics(outdir)[-1]
-
-
-def field_at(outdir, time_wanted, names):
-    """Fields of the output whose time is time_wanted (or the last one)."""
-    for step, path in sorted(fields_files(outdir).items()):
-        with h5py.File(path, "r") as f:
-            t = float(f.attrs["time"])
-        if time_wanted is None or abs(t - time_wanted) < 1e-6:
-            chosen = path
-            if time_wanted is not None:
-                break
-    return read_fields(chosen, names)
-
-
-def centres(attrs, axis):
-    lo, hi, n = float(attrs["lo"][axis]), float(attrs["hi"][axis]), int(attrs["cells"][axis])
-    h = (hi - lo) / n
-    return lo + (np.arange(n) + 0.5) * h, h
-
-
-def straka_measure(outdir):
-    """theta' minimum and front position (km) at the end time."""
-    data, attrs = field_at(outdir, None, ["theta_pert"])
-    theta = data["theta_pert"][:, 0, :]            # [nz][nx]
-    x, h = centres(attrs, 0)
-    surface = theta[0, :]
-    right = x > 0
-    xs, ts = x[right], surface[right]
-    cold = np.nonzero(ts <= -1.0)[0]
-    front, slope = float("nan"), float("nan")
-    if cold.size:
-        i = cold[-1]
-        front = xs[i]
-        if i + 1 < xs.size:  # linear interpolation to the -1 K crossing
-            t0, t1 = ts[i], ts[i + 1]
-            front = xs[i] + (-1.0 - t0) / (t1 - t0) * h
-            slope = abs(t1 - t0)
-    return {"theta_min": float(theta.min()), "front_km": front / 1000.0, "slope": slope,
-            "front_cell_km": xs[cold[-1]] / 1000.0 if cold.size else float("nan"),
-            "spacing": h, "time": float(attrs["time"]), "surface": (x, surface)}
-
-
-def mirror_asymmetry(outdir, time_wanted):
-    """Max |a(x) - a(-x)| / max |a| about the domain's centre for theta', w, u (u odd)."""
-    data, attrs = field_at(outdir, time_wanted, ["theta_pert", "u", "w"])
-    result = {"time": float(attrs["time"])}
-    for name, sign in (("theta_pert", 1.0), ("w", 1.0), ("u", -1.0)):
-        a = data[name][:, 0, :]
-        scale = np.abs(a).max()
-        result[name] = float(np.abs(a - sign * a[:, ::-1]).max() / scale) if scale > 0 else 0.0
-    return result
-
-
-def transpose_asymmetry(outdir):
-    """3-D: max |theta'(x, y) - theta'(y, x)| (K) and relative to max |theta'|."""
-    data, attrs = field_at(outdir, None, ["theta_pert"])
-    theta = data["theta_pert"]                     # [nz][ny][nx]
-    diff = np.abs(theta - np.transpose(theta, (0, 2, 1))).max()
-    return {"max_diff": float(diff), "relative": float(diff / np.abs(theta).max()),
-            "theta_max": float(theta.max()),
-            "time": float(attrs["time"])}
-
-
-def load_reference():
-    rows = {}
-    with open(REFERENCE) as f:
-        for row in csv.DictReader(line for line in f if not line.startswith("#")):
-            rows[row["quantity"]] = row
-    return rows
-
-
-# ---------------------------------------------------------------- figures
-
-def plot_theta(outdir, title, path, xlim=None, levels=None):
-    data, attrs = field_at(outdir, None, ["theta_pert"])
-    theta = data["theta_pert"][:, 0, :]
-    x, _ = centres(attrs, 0)
-    z, _ = centres(attrs, 2)
-    if xlim is not None:
-        keep = (x >= xlim[0]) & (x <= xlim[1])
-        x, theta = x[keep], theta[:, keep]
-    aspect = (z[-1] - z[0]) / (x[-1] - x[0])
-    width = 8.0 if aspect <= 1.0 else 4.8
-    height = max(2.2, min(5.5, (width - 1.5) * aspect + 1.0))
-    fig, ax = plt.subplots(figsize=(width, height), dpi=90)
-    bound = np.abs(theta).max()
-    image = ax.pcolormesh(x / 1000, z / 1000, theta, cmap="RdBu_r", vmin=-bound, vmax=bound,
-                          shading="nearest", rasterized=True)
-    if levels is not None:
-        ax.contour(x / 1000, z / 1000, theta, levels=levels, colors="k", linewidths=0.5)
-    fig.colorbar(image, ax=ax, label="theta' (K)", shrink=0.9)
-    ax.set_xlabel("x (km)")
-    ax.set_ylabel("z (km)")
-    ax.set_aspect("equal")
-    ax.set_title(f"{title}, t = {float(attrs['time']):.0f} s", fontsize=10)
-    fig.tight_layout()
-    fig.savefig(path)
-    plt.close(fig)
-    return path
-
-
-def plot_straka_surface(measures, reference_front, path):
-    fig, ax = plt.subplots(figsize=(7, 3), dpi=90)
-    for name, m in measures:
-        x, surface = m["surface"]
-        ax.plot(x / 1000, surface, label=f"{m['spacing']:.0f} m")
-    ax.axhline(-1.0, color="gray", lw=0.8, ls="--")
-    ax.axvline(reference_front, color="k", lw=0.8, ls=":", label="Straka et al. front")
-    ax.set_xlim(0, 20)
-    ax.set_xlabel("x (km)")
-    ax.set_ylabel("surface theta' (K)")
-    ax.set_title("Straka density current, lowest cell row, t = 900 s", fontsize=10)
-    ax.legend(fontsize=8)
-    fig.tight_layout()
-    fig.savefig(path)
-    plt.close(fig)
-    return path
-
-
 # ---------------------------------------------------------------- report
 
 def git_commit():
@@ -344,7 +187,7 @@ def program_versions(runs, outdirs):
     return ", ".join(sorted(versions))
 
 
-def write_report(args, runs, outdirs, reference):
+def header_lines(args, runs, outdirs):
     quick = args.quick
     lines = []
     mode = "quick (--quick: coarse grids)" if quick else "full"
@@ -364,11 +207,14 @@ def write_report(args, runs, outdirs, reference):
         lines += ["> Quick mode: every grid is coarser than the validation grids, so the "
                   "Straka numbers below are *not* expected to meet the published values; "
                   "run without `--quick` for the validation proper.", ""]
+    return lines
 
-    # (a) Straka
+
+def straka_lines(runs, outdirs, reference):
+    """Table (a) and the grid-convergence notes; also returns the measures."""
     ref_min = float(reference["theta_pert_min"]["value"])
     ref_front = float(reference["front_position"]["value"])
-    lines += ["## Straka et al. (1993) density current, t = 900 s", "",
+    lines = ["## Straka et al. (1993) density current, t = 900 s", "",
               f"Reference ({reference['theta_pert_min']['source']}): converged solution "
               f"(dx = dz = {reference['theta_pert_min']['resolution_m']} m) theta' min = "
               f"{ref_min} K, front position {ref_front} km "
@@ -430,8 +276,11 @@ def write_report(args, runs, outdirs, reference):
               f"crosses -1 K steeply ({slopes}), so the interpolated crossing is good to "
               "a small fraction of a cell.", ""]
     lines += ["![Straka surface theta'](figures/straka_surface.png)", ""]
+    return lines, measures
 
-    # miniWeather exactness
+
+def miniweather_lines(runs, outdirs):
+    lines = []
     for run in runs:
         if run.group != "miniweather":
             continue
@@ -447,9 +296,12 @@ def write_report(args, runs, outdirs, reference):
                   f"| thermal 100 x 50, {d['time']:.0f} s | {d['d_te']:.6e} | "
                   f"{MINIWEATHER_D_TE:.6e} | {rel:.1e} | {d['d_mass']:.1e} | "
                   f"{'yes' if ok else '**no**'} |", ""]
+    return lines
 
-    # (b) symmetry
-    lines += ["## Symmetry", "",
+
+def symmetry_lines(runs, outdirs):
+    """Table (b): 2-D mirror symmetry, 3-D x <-> y against dt."""
+    lines = ["## Symmetry", "",
               "Mirror symmetry about the bubble's vertical axis (x = centre of the domain): "
               "max |a(x) - a(-x)| / max |a| for theta' and w, max |u(x) + u(-x)| / max |u| "
               "for u. The scheme is mirror-symmetric in exact arithmetic; only round-off "
@@ -485,9 +337,12 @@ def write_report(args, runs, outdirs, reference):
         lines += ["", "Ratio of successive differences when dt halves: " +
                   ", ".join(f"{r:.2f}" for r in ratios) + " (4 would mean second order, 8 third)."]
     lines.append("")
+    return lines
 
-    # (c) conservation
-    lines += ["## Conservation at the end time (all runs)", "",
+
+def conservation_lines(runs, outdirs):
+    """Table (c): d_mass and d_te at the end of every run."""
+    lines = ["## Conservation at the end time (all runs)", "",
               "d_mass, d_te: relative change of total mass and of miniWeather's total "
               "energy (no 1/2 on the kinetic term) from t = 0. Mass bound from issue 4: "
               "|d_mass| < 1e-13 x cells / 5000. The injection case is not closed: its jet "
@@ -510,9 +365,11 @@ def write_report(args, runs, outdirs, reference):
                      f"{bound:.1e} | {d['d_te']:.3e} | {d['theta_pert_min']:.3f} | "
                      f"{d['theta_pert_max']:.3f} | {wall} |")
     lines.append("")
+    return lines
 
-    # observations
-    lines += ["## Notes", ""]
+
+def notes_lines(runs, outdirs):
+    lines = ["## Notes", ""]
     slivers = []
     for run in runs:
         rows = all_diagnostics(outdirs[run.name])
@@ -541,9 +398,12 @@ def write_report(args, runs, outdirs, reference):
                   "start, reach a positive theta' max (table above) that shrinks with the "
                   "grid spacing. Pure advection-diffusion creates no new extrema, so these "
                   "are dispersive over- and undershoots.", ""]
+    return lines
 
-    # figures
-    lines += ["## theta' at the end time", ""]
+
+def closing_lines(quick, measures):
+    """The figure list (files that exist) and how to reproduce."""
+    lines = ["## theta' at the end time", ""]
     figures = [("thermal_2d", "Rising thermal (miniWeather)"),
                ("collision_2d", "Colliding thermals (miniWeather)")]
     figures += [(name, f"Straka density current, {m['spacing']:.0f} m") for name, m in measures]
@@ -559,6 +419,15 @@ def write_report(args, runs, outdirs, reference):
               "```", "",
               "Run outputs go to `output/validation/` (or `--work-dir`); `--reuse` picks up "
               "finished runs.", ""]
+    return lines
+
+
+def write_report(args, runs, outdirs, reference):
+    lines = header_lines(args, runs, outdirs)
+    straka, measures = straka_lines(runs, outdirs, reference)
+    lines += straka + miniweather_lines(runs, outdirs) + symmetry_lines(runs, outdirs)
+    lines += conservation_lines(runs, outdirs) + notes_lines(runs, outdirs)
+    lines += closing_lines(args.quick, measures)
     write_weather_section(os.path.join(VALIDATION, "report.md"), "\n".join(lines))
     return measures
 
@@ -577,25 +446,6 @@ def write_weather_section(path, text):
             rest = old.split(WEATHER_END, 1)[1]
     with open(path, "w") as f:
         f.write(text + "\n" + WEATHER_END + rest)
-
-
-def make_figures(runs, outdirs, measures, reference_front):
-    os.makedirs(FIGURES, exist_ok=True)
-    for old in glob.glob(os.path.join(FIGURES, "*_theta.png")) + \
-            [os.path.join(FIGURES, "straka_surface.png")]:
-        if os.path.isfile(old):
-            os.remove(old)
-    by_name = {run.name: run for run in runs}
-    for name, title in (("thermal_2d", "Rising thermal"), ("collision_2d", "Colliding thermals"),
-                        ("robert_2d", "Robert (1993) thermal")):
-        run = by_name[name]
-        plot_theta(outdirs[name], f"{title}, {run.cells[0]} x {run.cells[2]}",
-                   os.path.join(FIGURES, f"{name}_theta.png"))
-    for name, m in measures:
-        plot_theta(outdirs[name], f"Straka density current, {m['spacing']:.0f} m",
-                   os.path.join(FIGURES, f"{name}_theta.png"), xlim=(0.0, 19200.0),
-                   levels=np.arange(-16.5, 0.0, 1.0))
-    plot_straka_surface(measures, reference_front, os.path.join(FIGURES, "straka_surface.png"))
 
 
 def main():

@@ -1,5 +1,5 @@
 // Rendering of the sbatch templates of scripts/slurm/ for `cloudburst submit`
-// (DESIGN.md §7, docs/clusters.md), and the parameter-sweep file.
+// (docs/clusters.md), and the parameter-sweep file.
 #pragma once
 
 #include <string>

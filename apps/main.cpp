@@ -1,10 +1,10 @@
 // The `cloudburst` command-line program: parse arguments, dispatch.
 #include "apps/commands.hpp"
 
+#include "core/batch/signals.hpp"
 #include "core/driver.hpp"
 #include "core/environment.hpp"
 #include "core/error.hpp"
-#include "core/signals.hpp"
 
 #include <cstring>
 #include <exception>

@@ -1,6 +1,6 @@
 // `cloudburst submit`: validates the case exactly as `check` does, renders the
 // sbatch template for the node type into the output directory and calls
-// sbatch (DESIGN.md §7, docs/clusters.md). Nothing a user typed reaches a shell
+// sbatch (docs/clusters.md). Nothing a user typed reaches a shell
 // unquoted: directive values are checked, everything else is shell-quoted, and
 // sbatch is executed directly, without a shell.
 #include "apps/batch_script.hpp"

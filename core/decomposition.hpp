@@ -1,5 +1,5 @@
 // 3-D Cartesian domain decomposition of a global grid over MPI ranks
-// (DESIGN.md §4). Physics-free: knows cells, ranks and periodicity only.
+// (docs/architecture.md, "Parallel model"). Physics-free: knows cells, ranks and periodicity only.
 #pragma once
 
 #include "core/types.hpp"

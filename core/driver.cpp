@@ -1,7 +1,6 @@
 #include "core/driver.hpp"
 
 #include "core/error.hpp"
-#include "core/signals.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -29,123 +28,26 @@ std::string format_duration(double seconds) {
   return buffer;
 }
 
-// What the ranks agree on at a step boundary, as bits (one MPI_BOR reduction).
-enum BoundaryFlag : int {
-  stop_by_signal = 1,       // any rank received SIGTERM, SIGUSR1 or SIGINT
-  stop_by_wall_time = 2,    // rank 0: the time left is below the margin
-  checkpoint_by_clock = 4,  // rank 0: [checkpoint] every_minutes elapsed
-};
-
-// A non-negative decimal integer (digits only), or -1.
-long parse_count(const std::string& text) {
-  if (text.empty() || text.size() > 9) return -1;
-  for (char c : text) {
-    if (!std::isdigit(static_cast<unsigned char>(c))) return -1;
-  }
-  return std::stol(text);
-}
-
-// Slurm's time formats with a colon or a day prefix: "MM:SS", "HH:MM:SS",
-// "D-HH", "D-HH:MM", "D-HH:MM:SS".
-std::optional<double> parse_slurm_duration(const std::string& text) {
-  long days = 0;
-  std::string rest = text;
-  const size_t dash = text.find('-');
-  if (dash != std::string::npos) {
-    days = parse_count(text.substr(0, dash));
-    rest = text.substr(dash + 1);
-    if (days < 0) return std::nullopt;
-  }
-  std::vector<long> parts;
-  size_t begin = 0;
-  while (true) {
-    const size_t colon = rest.find(':', begin);
-    parts.push_back(parse_count(rest.substr(begin, colon - begin)));
-    if (parts.back() < 0) return std::nullopt;
-    if (colon == std::string::npos) break;
-    begin = colon + 1;
-  }
-  double seconds = 0.0;
-  if (dash != std::string::npos && parts.size() <= 3) {  // hours[:minutes[:seconds]]
-    const double scale[] = {3600.0, 60.0, 1.0};
-    for (size_t n = 0; n < parts.size(); ++n) seconds += scale[n] * parts[n];
-  } else if (parts.size() == 2) {  // minutes:seconds
-    seconds = 60.0 * parts[0] + parts[1];
-  } else if (parts.size() == 3) {  // hours:minutes:seconds
-    seconds = 3600.0 * parts[0] + 60.0 * parts[1] + parts[2];
-  } else {
-    return std::nullopt;
-  }
-  seconds += 86400.0 * days;
-  return seconds > 0.0 ? std::optional<double>(seconds) : std::nullopt;
-}
-
 }  // namespace
-
-double wall_seconds() {
-  return MPI_Wtime();
-}
-
-double epoch_seconds() {
-  using namespace std::chrono;
-  return duration<double>(system_clock::now().time_since_epoch()).count();
-}
-
-double wall_time_margin(double longest_step, double checkpoint_seconds, double budget) {
-  const double safety = std::clamp(0.05 * budget, 1.0, 60.0);
-  return 2.0 * longest_step + 1.5 * checkpoint_seconds + safety;
-}
-
-std::optional<double> parse_duration(const std::string& text) {
-  if (text.find_first_of(":-") != std::string::npos) return parse_slurm_duration(text);
-  static constexpr char units[] = "dhms";
-  static constexpr double unit_seconds[] = {86400.0, 3600.0, 60.0, 1.0};
-  double total = 0.0;
-  int last_unit = -1;
-  size_t n = 0;
-  while (n < text.size()) {
-    const size_t start = n;
-    while (n < text.size() &&
-           (std::isdigit(static_cast<unsigned char>(text[n])) || text[n] == '.')) {
-      ++n;
-    }
-    if (n == start || n == text.size()) return std::nullopt;  // no number, or no unit
-    char* end = nullptr;
-    const std::string number = text.substr(start, n - start);
-    const double value = std::strtod(number.c_str(), &end);
-    if (*end != '\0') return std::nullopt;
-    const char* unit = std::strchr(units, text[n++]);
-    if (!unit || *unit == '\0' || unit - units <= last_unit) return std::nullopt;
-    last_unit = static_cast<int>(unit - units);
-    total += value * unit_seconds[last_unit];
-  }
-  return total > 0.0 && std::isfinite(total) ? std::optional<double>(total) : std::nullopt;
-}
-
-std::string format_slurm_time(double seconds) {
-  const long s = static_cast<long>(std::ceil(std::max(seconds, 0.0)));
-  char buffer[48];
-  if (s >= 86400) {
-    std::snprintf(buffer, sizeof buffer, "%ld-%02ld:%02ld:%02ld", s / 86400, (s / 3600) % 24,
-                  (s / 60) % 60, s % 60);
-  } else {
-    std::snprintf(buffer, sizeof buffer, "%ld:%02ld:%02ld", s / 3600, (s / 60) % 60, s % 60);
-  }
-  return buffer;
-}
 
 Driver::Driver(Solver& solver, RunOutput& output, const RunControl& control, MPI_Comm comm,
                Log& log)
-    : solver_(solver), output_(output), control_(control), comm_(comm), log_(log) {
-  int rank = 0;
-  MPI_Comm_rank(comm_, &rank);
-  is_root_ = rank == 0;
+    : solver_(solver),
+      output_(output),
+      control_(control),
+      comm_(comm),
+      log_(log),
+      stop_policy_(comm, control.checkpoint_every_minutes.value_or(0.0)) {
   solver_.attach_log(&log_);
 }
 
+bool reached_stop(const RunControl& control, const RunState& state) {
+  return (control.steps && state.step >= *control.steps) ||
+         (control.end_time && state.time >= *control.end_time);
+}
+
 bool Driver::finished(const RunState& state) const {
-  if (control_.steps) return state.step >= *control_.steps;
-  return state.time >= *control_.end_time;
+  return reached_stop(control_, state);
 }
 
 // The solver's stable dt (or the fixed one), shortened so the last step lands
@@ -188,54 +90,15 @@ bool Driver::checkpoint_due(const RunState& state) const {
   return by_steps || clock_checkpoint_due_;
 }
 
-// Rank 0: whether the time left before the deadline is below the margin.
-bool Driver::wall_time_short(std::string& reason) {
-  if (wall_limit_.deadline <= 0.0) return false;
-  const double left = wall_limit_.deadline - epoch_seconds();
-  const double checkpoint =
-      checkpoint_seconds_ >= 0.0 ? checkpoint_seconds_ : wall_limit_.checkpoint_estimate;
-  const double margin = wall_time_margin(longest_step_, checkpoint, wall_limit_.budget);
-  if (left >= margin) return false;
-  reason =
-      "wall-time limit (" + wall_limit_.source +
-      format("): %.1f s left, below the margin %.1f s", left, margin) +
-      format(" (2 x step %.3f s + 1.5 x checkpoint %.3f s + safety)", longest_step_, checkpoint);
-  return true;
-}
-
-// The one collective decision of a step boundary: stop by signal or by the
-// wall-time limit, and whether a wall-clock checkpoint is due. Rank 0 keeps the
-// clocks; every rank contributes its signal flag.
-int Driver::poll_boundary(const RunState& state) {
-  int flags = stop_requested() != 0 ? stop_by_signal : 0;
-  if (is_root_) {
-    const double now = wall_seconds();
-    if (state.step > start_step_) {
-      longest_step_ = std::max(longest_step_, now - last_boundary_wall_ - checkpoint_in_interval_);
-    }
-    last_boundary_wall_ = now;
-    checkpoint_in_interval_ = 0.0;
-    if (control_.checkpoint_every_minutes > 0.0 &&
-        now - last_checkpoint_wall_ >= 60.0 * control_.checkpoint_every_minutes) {
-      flags |= checkpoint_by_clock;
-    }
-    if (wall_time_short(stop_reason_)) flags |= stop_by_wall_time;
-  }
-  int agreed = 0;
-  MPI_Allreduce(&flags, &agreed, 1, MPI_INT, MPI_BOR, comm_);
-  clock_checkpoint_due_ = (agreed & checkpoint_by_clock) != 0;
-  return agreed;
-}
-
 // Stops with a checkpoint (exit 75). With no step taken since the start the
 // resume point (the checkpoint resumed from, or the initial state) is
 // unchanged, and nothing is written.
-int Driver::stop_early(const RunState& state, long steps_taken, int flags) {
+int Driver::stop_early(const RunState& state, long steps_taken, const BoundaryDecision& decision) {
   const std::string at = " at step " + std::to_string(state.step);
-  if (flags & stop_by_signal) {
+  if (decision.stop_by_signal) {
     log_.line("stop requested by signal" + at);
   } else {
-    log_.line("stop: " + stop_reason_ + at);
+    log_.line("stop: " + stop_policy_.stop_reason() + at);
   }
   if (steps_taken > 0 && last_checkpoint_step_ != state.step) {
     log_.line("writing a checkpoint");
@@ -272,16 +135,21 @@ void Driver::write_checkpoint(const RunState& state) {
   ScopedPhase io(timer_, Phase::io, "driver::checkpoint");
   const double begin = wall_seconds();
   const std::string path = output_.write_checkpoint(state);
-  last_checkpoint_wall_ = wall_seconds();
-  checkpoint_seconds_ = last_checkpoint_wall_ - begin;
-  checkpoint_in_interval_ += checkpoint_seconds_;
+  const double seconds = wall_seconds() - begin;
+  stop_policy_.checkpoint_written(seconds);
   last_checkpoint_step_ = state.step;
-  log_.line("checkpoint: " + path + format(" (%.3f s)", checkpoint_seconds_));
+  log_.line("checkpoint: " + path + format(" (%.3f s)", seconds));
 }
 
+// The larger of the fractions of the steps and of the end time done: the
+// run ends when the first of the two is reached.
 double Driver::fraction_done(const RunState& state) const {
-  if (control_.steps) return *control_.steps > 0 ? double(state.step) / *control_.steps : 1.0;
-  return *control_.end_time > 0 ? state.time / *control_.end_time : 1.0;
+  double done = 0.0;
+  if (control_.steps)
+    done = std::max(done, *control_.steps > 0 ? double(state.step) / *control_.steps : 1.0);
+  if (control_.end_time)
+    done = std::max(done, *control_.end_time > 0 ? state.time / *control_.end_time : 1.0);
+  return done;
 }
 
 void Driver::report_progress(const RunState& state, bool force) {
@@ -290,8 +158,7 @@ void Driver::report_progress(const RunState& state, bool force) {
   last_progress_wall_ = now;
   const double elapsed = now - start_wall_;
   const double done = fraction_done(state);
-  const double start_done =
-      control_.steps ? double(start_step_) / *control_.steps : start_time_ / *control_.end_time;
+  const double start_done = fraction_done({start_step_, start_time_, 0.0});
   const double rate = (done - start_done) / elapsed;
   const double eta = rate > 0 ? (1.0 - done) / rate : -1.0;
   const double throughput = solver_.work_per_step() * double(state.step - start_step_) / elapsed;
@@ -323,7 +190,7 @@ void Driver::print_summary(const RunState& state, long steps_taken, bool early) 
 }
 
 int Driver::run(RunState& state) {
-  start_wall_ = last_checkpoint_wall_ = wall_seconds();
+  start_wall_ = wall_seconds();
   start_step_ = state.step;
   start_time_ = state.time;
   long taken = 0;
@@ -338,10 +205,11 @@ int Driver::run(RunState& state) {
       last_output = 0;
     }
   }
-  last_boundary_wall_ = wall_seconds();
+  stop_policy_.start(state.step);
   while (!finished(state)) {
-    const int flags = poll_boundary(state);
-    if (flags & (stop_by_signal | stop_by_wall_time)) return stop_early(state, taken, flags);
+    const BoundaryDecision decision = stop_policy_.poll(state.step);
+    clock_checkpoint_due_ = decision.checkpoint_by_clock;
+    if (decision.stop()) return stop_early(state, taken, decision);
     const double dt = next_dt(state);
     const double previous_time = state.time;
     {

@@ -1,7 +1,9 @@
-// The run driver (DESIGN.md §5): the time loop and its cadences. Physics-free;
-// talks to a Solver and to a RunOutput.
+// The run driver: the time loop and its cadences (docs/architecture.md, "One
+// step"). Physics-free; talks to a Solver and to a RunOutput.
 #pragma once
 
+#include "core/batch/durations.hpp"
+#include "core/batch/stop_policy.hpp"
 #include "core/log.hpp"
 #include "core/run_output.hpp"
 #include "core/solver.hpp"
@@ -15,43 +17,24 @@
 namespace cb {
 
 struct RunControl {
-  std::optional<double> end_time;  // exactly one of end_time and steps
+  // The run stops at whichever comes first (AMReX's max_step and stop_time);
+  // at least one is given.
+  std::optional<double> end_time;
   std::optional<long> steps;
   std::optional<double> fixed_dt;  // else the solver's stable dt
   long diagnostics_every = 1;      // 0: only at start and end
   long output_every_steps = 0;     // 0: off
   double output_every_time = 0.0;  // 0: off
   long checkpoint_every_steps = 0;
-  double checkpoint_every_minutes = 0.0;
+  // Wall-clock checkpoint interval; unset: the batch environment's default,
+  // applied at run start (apply_environment_defaults in core/batch/slurm.hpp).
+  std::optional<double> checkpoint_every_minutes;
   bool checkpoint_at_end = true;
   double progress_seconds = 2.0;  // minimum wall time between progress lines
 };
 
-// A wall-clock deadline for the run (DESIGN.md §7): --max-wall-time and/or the
-// end time of the Slurm job. Only rank 0's copy is used: it decides for all.
-struct WallTimeLimit {
-  double deadline = 0.0;             // seconds since the Unix epoch; 0: no limit
-  double budget = 0.0;               // seconds from the start of the run to the deadline
-  std::string source;                // for messages, e.g. "--max-wall-time 2h30m"
-  double checkpoint_estimate = 0.0;  // seconds a checkpoint takes, until one is measured
-};
-
-// Seconds kept in hand before a deadline: two of the longest step seen so far
-// (the next one may be slower), one and a half checkpoint writes, and a safety
-// allowance of 5% of the budget, at least 1 s (for closing files and MPI) and
-// at most 60 s.
-double wall_time_margin(double longest_step, double checkpoint_seconds, double budget);
-
-// Parses a duration: "2h30m", "90m", "45s", "1h5m30s", "1.5h", "2d", or Slurm's
-// "[D-]HH:MM:SS", "MM:SS", "D-HH[:MM]". A bare number (no unit) is refused as
-// ambiguous. Returns seconds, or nullopt when malformed or not positive.
-std::optional<double> parse_duration(const std::string& text);
-
-// "H:MM:SS" (or "D-HH:MM:SS" from a day on) of a number of seconds, rounded up.
-std::string format_slurm_time(double seconds);
-
-// Seconds since the Unix epoch (system clock; comparable across hosts).
-double epoch_seconds();
+// Whether `state` has reached the stop condition of `control`.
+bool reached_stop(const RunControl& control, const RunState& state);
 
 class Driver {
  public:
@@ -59,7 +42,7 @@ class Driver {
 
   // Stop early, with a checkpoint and exit 75, when less than
   // wall_time_margin() is left before `limit.deadline`.
-  void set_wall_time_limit(const WallTimeLimit& limit) { wall_limit_ = limit; }
+  void set_wall_time_limit(const WallTimeLimit& limit) { stop_policy_.set_wall_time_limit(limit); }
 
   // Runs from `state` (step 0 or a restart) to the stop condition. Returns the
   // exit code: 0 done, 3 non-finite state, 75 stopped by a signal or the
@@ -74,9 +57,7 @@ class Driver {
   double next_dt(const RunState& state);
   bool diagnostics_due(const RunState& state) const;
   bool output_due(const RunState& state, double previous_time) const;
-  int poll_boundary(const RunState& state);
-  bool wall_time_short(std::string& reason);
-  int stop_early(const RunState& state, long steps_taken, int flags);
+  int stop_early(const RunState& state, long steps_taken, const BoundaryDecision& decision);
   bool checkpoint_due(const RunState& state) const;
   bool check_finite(const RunState& state, const std::vector<Diagnostic>& values);
   void report_progress(const RunState& state, bool force);
@@ -90,23 +71,13 @@ class Driver {
   MPI_Comm comm_;
   Log& log_;
   PhaseTimer timer_;
-  WallTimeLimit wall_limit_;
-  bool is_root_ = true;
+  StopPolicy stop_policy_;
   double start_wall_ = 0.0;
   double last_progress_wall_ = -1e300;
-  double last_checkpoint_wall_ = 0.0;
-  double last_boundary_wall_ = 0.0;
-  double longest_step_ = 0.0;         // seconds, rank 0, checkpoint writes excluded
-  double checkpoint_seconds_ = -1.0;  // the last write's duration; < 0: none yet
-  double checkpoint_in_interval_ = 0.0;
   bool clock_checkpoint_due_ = false;  // agreed at the last boundary poll
-  std::string stop_reason_;            // rank 0: why the wall-time limit stops the run
   long last_checkpoint_step_ = -1;
   long start_step_ = 0;
   double start_time_ = 0.0;
 };
-
-// Seconds since an arbitrary fixed point (MPI_Wtime).
-double wall_seconds();
 
 }  // namespace cb

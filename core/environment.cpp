@@ -155,43 +155,4 @@ std::string host_name() {
   return name;
 }
 
-std::optional<double> parse_slurm_timestamp(const std::string& text) {
-  std::tm when{};
-  char tail = 0;
-  if (std::sscanf(text.c_str(), "%d-%d-%dT%d:%d:%d%c", &when.tm_year, &when.tm_mon, &when.tm_mday,
-                  &when.tm_hour, &when.tm_min, &when.tm_sec, &tail) != 6) {
-    return std::nullopt;
-  }
-  when.tm_year -= 1900;
-  when.tm_mon -= 1;
-  when.tm_isdst = -1;  // squeue prints local time; let mktime find out about DST
-  const std::time_t seconds = std::mktime(&when);
-  if (seconds == static_cast<std::time_t>(-1)) return std::nullopt;
-  return static_cast<double>(seconds);
-}
-
-std::optional<double> slurm_job_end_time() {
-  const char* job = std::getenv("SLURM_JOB_ID");
-  if (!job || !*job) return std::nullopt;
-  if (const char* end = std::getenv("SLURM_JOB_END_TIME")) {
-    char* rest = nullptr;
-    const double value = std::strtod(end, &rest);
-    if (rest != end && *rest == '\0' && value > 0.0) return value;
-  }
-  const std::string id = job;
-  if (!std::all_of(id.begin(), id.end(),
-                   [](char c) { return std::isdigit(static_cast<unsigned char>(c)); })) {
-    return std::nullopt;
-  }
-  FILE* pipe = popen(("squeue -h -j " + id + " -o %e 2>/dev/null").c_str(), "r");
-  if (!pipe) return std::nullopt;
-  char buffer[128] = {};
-  const bool read = std::fgets(buffer, sizeof buffer, pipe) != nullptr;
-  pclose(pipe);
-  if (!read) return std::nullopt;
-  std::string text = buffer;
-  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) text.pop_back();
-  return parse_slurm_timestamp(text);
-}
-
 }  // namespace cb

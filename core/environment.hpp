@@ -8,7 +8,6 @@
 
 #include <mpi.h>
 
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -52,15 +51,5 @@ std::string kokkos_backend_name();
 
 // This host's name.
 std::string host_name();
-
-// The end of the Slurm job this process runs in, in seconds since the Unix
-// epoch: SLURM_JOB_END_TIME when set, else `squeue -h -j $SLURM_JOB_ID -o %e`.
-// nullopt outside Slurm, for an unlimited job, or when squeue cannot tell.
-// Not collective (it may run a command): call it on one rank.
-std::optional<double> slurm_job_end_time();
-
-// "2026-03-01T14:05:00" in local time (squeue's %e) -> seconds since the
-// epoch; nullopt for anything else ("N/A", "Unknown").
-std::optional<double> parse_slurm_timestamp(const std::string& text);
 
 }  // namespace cb

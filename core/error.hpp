@@ -1,4 +1,4 @@
-// Errors that map to the exit codes of DESIGN.md §5.
+// Errors that map to the exit codes (docs/architecture.md, "Exit codes").
 #pragma once
 
 #include <stdexcept>

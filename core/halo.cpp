@@ -122,11 +122,10 @@ void copy_periodic_image(const Field& field, int components, const Slab& ghost_s
 }  // namespace
 
 HaloExchange::HaloExchange(const Decomposition& decomposition, int halo, int components,
-                           bool gpu_aware_mpi)
+                           const CommOptions& comm)
     : decomposition_(&decomposition),
       halo_(halo),
       components_(components),
-      gpu_aware_mpi_(gpu_aware_mpi),
       ghost_(ghost_widths(decomposition.global_cells(), halo)) {
   if (halo < 0 || components < 1) {
     throw std::invalid_argument("HaloExchange: need halo >= 0 and components >= 1, got halo " +
@@ -152,12 +151,8 @@ HaloExchange::HaloExchange(const Decomposition& decomposition, int halo, int com
     const int count = components * face_slab(*decomposition_, ghost_, axis, 0, false).cells();
     for (int side = 0; side < 2; ++side) {
       const std::string name = std::string(axis_name[axis]) + "_" + side_name[side];
-      send_[axis][side] = Buffer("core::halo::send_" + name, count);
-      recv_[axis][side] = Buffer("core::halo::recv_" + name, count);
-      if (!gpu_aware_mpi_) {
-        send_host_[axis][side] = Kokkos::create_mirror_view(send_[axis][side]);
-        recv_host_[axis][side] = Kokkos::create_mirror_view(recv_[axis][side]);
-      }
+      send_[axis][side] = MessageBuffer<real>("core::halo::send_" + name, count, comm);
+      recv_[axis][side] = MessageBuffer<real>("core::halo::recv_" + name, count, comm);
     }
   }
 }
@@ -209,49 +204,28 @@ void HaloExchange::exchange_axis(const Field& field, int axis) {
   int pending = 0;
   for (int side = 0; side < 2; ++side) {
     if (neighbor[side] == MPI_PROC_NULL) continue;
-    MPI_Irecv(mpi_buffer(axis, side, false), count, mpi_real(), neighbor[side],
+    MPI_Irecv(recv_[axis][side].incoming(), count, mpi_real(), neighbor[side],
               message_tag(axis, side), comm, &requests[pending++]);
   }
   for (int side = 0; side < 2; ++side) {
     if (neighbor[side] == MPI_PROC_NULL) continue;
     pack_slab(field, components, face_slab(*decomposition_, ghost_, axis, side, false),
-              send_[axis][side]);
+              send_[axis][side].device());
   }
   Kokkos::fence();
-  stage_through_host(axis, count, true);
   for (int side = 0; side < 2; ++side) {
     if (neighbor[side] == MPI_PROC_NULL) continue;
     // Our face on `side` fills the neighbour's ghost layer on the other side.
-    MPI_Isend(mpi_buffer(axis, side, true), count, mpi_real(), neighbor[side],
+    MPI_Isend(send_[axis][side].outgoing(count), count, mpi_real(), neighbor[side],
               message_tag(axis, 1 - side), comm, &requests[pending++]);
   }
   MPI_Waitall(pending, requests, MPI_STATUSES_IGNORE);
-  stage_through_host(axis, count, false);
   for (int side = 0; side < 2; ++side) {
     if (neighbor[side] == MPI_PROC_NULL) continue;
+    recv_[axis][side].received(count);
     unpack_slab(field, components, face_slab(*decomposition_, ghost_, axis, side, true),
-                recv_[axis][side]);
+                recv_[axis][side].device());
   }
-}
-
-void HaloExchange::stage_through_host(int axis, int count, bool outgoing) {
-  if (gpu_aware_mpi_) return;
-  const auto used = std::make_pair(0, count);
-  for (int side = 0; side < 2; ++side) {
-    if (decomposition_->neighbor(axis, side) == MPI_PROC_NULL) continue;
-    if (outgoing) {
-      Kokkos::deep_copy(Kokkos::subview(send_host_[axis][side], used),
-                        Kokkos::subview(send_[axis][side], used));
-    } else {
-      Kokkos::deep_copy(Kokkos::subview(recv_[axis][side], used),
-                        Kokkos::subview(recv_host_[axis][side], used));
-    }
-  }
-}
-
-real* HaloExchange::mpi_buffer(int axis, int side, bool outgoing) const {
-  if (gpu_aware_mpi_) return outgoing ? send_[axis][side].data() : recv_[axis][side].data();
-  return outgoing ? send_host_[axis][side].data() : recv_host_[axis][side].data();
 }
 
 }  // namespace cb

@@ -1,10 +1,12 @@
-// Structured-grid halo exchange (DESIGN.md §4, STYLE.md §5). Built once from the
+// Structured-grid halo exchange (docs/architecture.md, "Parallel model"). Built once from the
 // local box, the halo width and the number of components; owns its buffers;
 // packs and unpacks on the device; exchanges x, then y, then z so that edges and
 // corners fill. Physics-free.
 #pragma once
 
 #include "core/decomposition.hpp"
+#include "core/message_buffer.hpp"
+#include "core/run_context.hpp"
 #include "core/types.hpp"
 
 namespace cb {
@@ -12,11 +14,11 @@ namespace cb {
 class HaloExchange {
  public:
   // `halo` ghost layers on every axis with more than one global cell
-  // (cb::ghost_widths); `components` = field.extent(0). With `gpu_aware_mpi`
-  // device buffers go to MPI directly; otherwise they are staged through host
-  // mirrors (in one place, inside this class).
+  // (cb::ghost_widths); `components` = field.extent(0). `comm` says whether
+  // MPI takes the device buffers (gpu_aware_mpi) or they are staged through
+  // host mirrors (cb::MessageBuffer), and where messages are counted.
   HaloExchange(const Decomposition& decomposition, int halo, int components,
-               bool gpu_aware_mpi = false);
+               const CommOptions& comm = {});
 
   // Fills every ghost cell of `field` whose neighbour exists (other rank or
   // periodic image). Ghosts at physical boundaries are left to the solver.
@@ -33,23 +35,12 @@ class HaloExchange {
  private:
   void check_field(const Field& field) const;
   void exchange_axis(const Field& field, int axis);
-  // The one place that stages MPI buffers through host memory (no-op with
-  // GPU-aware MPI): send buffers to the host before sending, or receive
-  // buffers back to the device after receiving.
-  void stage_through_host(int axis, int count, bool outgoing);
-  // Buffer that MPI reads from or writes to: device or host mirror.
-  real* mpi_buffer(int axis, int side, bool outgoing) const;
-
   const Decomposition* decomposition_;
   int halo_;
   int components_;
-  bool gpu_aware_mpi_;
   Int3 ghost_;
-  // Per axis and side: device send/recv buffers and their host mirrors.
-  using Buffer = Kokkos::View<real*, MemSpace>;
-  using HostBuffer = Buffer::host_mirror_type;
-  std::array<std::array<Buffer, 2>, 3> send_, recv_;
-  std::array<std::array<HostBuffer, 2>, 3> send_host_, recv_host_;
+  // Per axis and side: the faces sent and the ghost layers received.
+  std::array<std::array<MessageBuffer<real>, 2>, 3> send_, recv_;
 };
 
 }  // namespace cb

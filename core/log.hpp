@@ -1,4 +1,4 @@
-// Rank-0 console output, mirrored into <out>/run.log (DESIGN.md §9).
+// Rank-0 console output, mirrored into <out>/run.log (docs/getting-started.md).
 #pragma once
 
 #include <fstream>

@@ -22,9 +22,9 @@ struct ParticleBox {
 // (x[3 * a + axis]). The order is whatever the owner had.
 struct HostParticles {
   std::vector<std::int64_t> id;
-  std::vector<int> type;          // 1-based, as LAMMPS numbers types
-  std::vector<double> x, v;       // 3 per atom, unwrapped into the box
-  std::vector<int> image;         // 3 per atom, LAMMPS image flags
+  std::vector<int> type;     // 1-based, as LAMMPS numbers types
+  std::vector<double> x, v;  // 3 per atom, unwrapped into the box
+  std::vector<int> image;    // 3 per atom, LAMMPS image flags
   // Optional: positions at the last neighbour-list build, 3 per atom (empty
   // when not known). A checkpoint that stores and returns them lets a particle
   // solver restart bit for bit between two rebuilds on the same rank count

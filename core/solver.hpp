@@ -1,5 +1,5 @@
 // The interface between the run driver and a solver. The driver owns the time
-// loop (DESIGN.md §5); a solver owns its state and knows its physics.
+// loop (docs/architecture.md, "One step"); a solver owns its state and knows its physics.
 #pragma once
 
 #include "core/timers.hpp"
@@ -48,9 +48,6 @@ class Solver {
   // or "" when all are finite. Collective; the same text on every rank.
   virtual std::string locate_non_finite() = 0;
 
-  // Fields written at the output cadence and into checkpoints.
-  virtual std::vector<FieldComponent> output_fields() = 0;
-  virtual std::vector<FieldComponent> checkpoint_fields() = 0;
   // Extra scalars a bit-exact restart needs (stored as checkpoint attributes).
   virtual std::vector<std::pair<std::string, double>> checkpoint_scalars() const { return {}; }
   // Called after fields and scalars were read from a checkpoint.
@@ -62,12 +59,19 @@ class Solver {
   // that prints lines as it runs (the MD thermo rows). The driver attaches it.
   virtual void attach_log(Log* /*log*/) {}
 
-  virtual const GridGeometry& geometry() const = 0;
-  virtual int halo() const = 0;
-
   // Work per step for the figure of merit, and its unit ("cell-updates/s").
   virtual double work_per_step() const = 0;
   virtual std::string throughput_unit() const { return "cell-updates/s"; }
+};
+
+// A solver on a structured grid: its fields are written as global datasets at
+// the output cadence and into checkpoints (io/grid_run.cpp).
+class GridSolver : public Solver {
+ public:
+  virtual std::vector<FieldComponent> output_fields() = 0;
+  virtual std::vector<FieldComponent> checkpoint_fields() = 0;
+  virtual const GridGeometry& geometry() const = 0;
+  virtual int halo() const = 0;
 };
 
 }  // namespace cb

@@ -1,4 +1,4 @@
-// Wall-clock time per run phase, for the final summary (DESIGN.md §5). Phases
+// Wall-clock time per run phase, for the final summary. Phases
 // nest: starting "halo" inside "compute" pauses compute, so the phases add up to
 // the wall time. Each phase is also a Kokkos profiling region for Kokkos Tools.
 #pragma once

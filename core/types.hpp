@@ -1,5 +1,5 @@
 // Basic types shared by every module: the floating-point type, the execution
-// and memory spaces, and the grid-field View layout of DESIGN.md §3.
+// and memory spaces, and the grid-field View layout (docs/architecture.md, "Data").
 #pragma once
 
 #include <Kokkos_Core.hpp>

@@ -491,9 +491,13 @@ void CaseFile::finish() const {
   throw InputError(std::min_element(problems.begin(), problems.end())->second);
 }
 
-const std::string& CaseFile::path() const { return impl_->name; }
+const std::string& CaseFile::path() const {
+  return impl_->name;
+}
 
-const std::vector<ResolvedEntry>& CaseFile::resolved() const { return impl_->entries; }
+const std::vector<ResolvedEntry>& CaseFile::resolved() const {
+  return impl_->entries;
+}
 
 std::string CaseFile::resolved_text() const {
   std::vector<std::string> sections;
@@ -511,6 +515,8 @@ std::string CaseFile::resolved_text() const {
   return out;
 }
 
-const std::string& CaseFile::source_text() const { return impl_->text; }
+const std::string& CaseFile::source_text() const {
+  return impl_->text;
+}
 
 }  // namespace cb::io

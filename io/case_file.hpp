@@ -1,4 +1,4 @@
-// Strict TOML case files (DESIGN.md §9). A CaseFile wraps the parsed document;
+// Strict TOML case files (docs/case-files.md). A CaseFile wraps the parsed document;
 // typed getters record every key a solver asks for, its value and whether it
 // was defaulted. After all getters ran, finish() rejects whatever was not asked
 // for (unknown sections and keys, with a "did you mean" suggestion). Every error

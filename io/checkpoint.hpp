@@ -1,4 +1,4 @@
-// HDF5 checkpoints (DESIGN.md §6, docs/checkpoint-format.md). One file per
+// HDF5 checkpoints (docs/checkpoint-format.md). One file per
 // checkpoint, written collectively (MPI-IO, each rank its hyperslab); every
 // field one global dataset without ghost cells, shape [nz][ny][nx], so a run
 // restarts on any rank count.

@@ -1,5 +1,5 @@
 // `<out>/diagnostics.csv` and the matching log line, one row per diagnostics
-// step (DESIGN.md §9); shared by the grid and particle run outputs.
+// step (docs/getting-started.md); shared by the grid and particle run outputs.
 #pragma once
 
 #include "core/log.hpp"

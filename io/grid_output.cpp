@@ -21,8 +21,8 @@ void create_output_directories(const OutputPaths& paths, MPI_Comm comm) {
   if (failed) throw InputError(paths.root + ": cannot create the output directory");
 }
 
-GridRunOutput::GridRunOutput(Solver& solver, const Decomposition& decomposition, OutputPaths paths,
-                             CheckpointHeader header, int keep,
+GridRunOutput::GridRunOutput(GridSolver& solver, const Decomposition& decomposition,
+                             OutputPaths paths, CheckpointHeader header, int keep,
                              std::vector<std::string> field_names, long first_step, Log& log)
     : solver_(solver),
       decomposition_(decomposition),

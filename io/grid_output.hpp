@@ -1,5 +1,5 @@
 // The RunOutput of a grid solver: HDF5 checkpoints, XDMF+HDF5 field output and
-// the diagnostics CSV, laid out as DESIGN.md §9 fixes.
+// the diagnostics CSV, laid out as docs/getting-started.md describes.
 #pragma once
 
 #include "core/decomposition.hpp"
@@ -31,7 +31,7 @@ class GridRunOutput : public RunOutput {
   // code version, backend); step, time, dt and solver scalars are filled per
   // checkpoint. `first_step` > 0 on restart: diagnostics rows and field-series
   // entries after it are dropped, the rest continue.
-  GridRunOutput(Solver& solver, const Decomposition& decomposition, OutputPaths paths,
+  GridRunOutput(GridSolver& solver, const Decomposition& decomposition, OutputPaths paths,
                 CheckpointHeader header, int keep, std::vector<std::string> field_names,
                 long first_step, Log& log);
 
@@ -42,7 +42,7 @@ class GridRunOutput : public RunOutput {
  private:
   std::vector<FieldComponent> selected_fields();
 
-  Solver& solver_;
+  GridSolver& solver_;
   const Decomposition& decomposition_;
   OutputPaths paths_;
   CheckpointHeader header_;

@@ -113,7 +113,6 @@ std::string ParticleRunOutput::write_checkpoint(const RunState& state) {
   header.step = state.step;
   header.time = state.time;
   header.dt = state.dt;
-  header.geometry = solver_.geometry();
   const ParticleBox& box = solver_.box();
   header.geometry.lo = box.lo;
   header.geometry.hi = box.hi;
@@ -129,8 +128,7 @@ std::string ParticleRunOutput::write_checkpoint(const RunState& state) {
 }
 
 bool ParticleRunOutput::is_last_step(const RunState& state) const {
-  if (control_.steps) return state.step >= *control_.steps;
-  return control_.end_time && state.time >= *control_.end_time;
+  return reached_stop(control_, state);
 }
 
 void ParticleRunOutput::write_fields(const RunState& state) {

@@ -1,6 +1,6 @@
 // The RunOutput of a particle solver (MD): HDF5 particle checkpoints, LAMMPS
 // text dumps, XDMF+HDF5 particle output, the diagnostics CSV and, on request,
-// a LAMMPS data file at the end -- laid out as DESIGN.md §9 and
+// a LAMMPS data file at the end -- laid out as docs/solvers/md.md and
 // docs/checkpoint-format.md say.
 #pragma once
 

@@ -1,28 +1,11 @@
 #include "io/run_params.hpp"
 
-#include <cstdlib>
-
 namespace cb::io {
 namespace {
-
-// The default of [checkpoint] every_minutes: CLOUDBURST_CHECKPOINT_MINUTES when
-// set (the Slurm templates set it, e.g. shorter on spot nodes), else 15 minutes
-// inside a Slurm job (a lost node then costs at most that much work), else off.
-double default_checkpoint_minutes() {
-  if (const char* text = std::getenv("CLOUDBURST_CHECKPOINT_MINUTES")) {
-    char* end = nullptr;
-    const double minutes = std::strtod(text, &end);
-    if (end != text && *end == '\0' && minutes >= 0.0) return minutes;
-  }
-  return std::getenv("SLURM_JOB_ID") ? 15.0 : 0.0;
-}
 
 void read_stop_condition(CaseFile& file, RunControl& control) {
   control.end_time = file.find<double>("run", "end_time", Bounds::positive());
   if (auto steps = file.find<long>("run", "steps", Bounds::non_negative())) control.steps = steps;
-  if (control.end_time && control.steps) {
-    file.fail("run", "steps", "give either end_time or steps in [run], not both");
-  }
   if (!control.end_time && !control.steps)
     file.fail_missing("run", "end_time", "end_time' or 'steps");
 }
@@ -35,8 +18,9 @@ void read_cadences(CaseFile& file, CommonParams& params) {
   c.output_every_time = file.get<double>("output", "every_time", 0.0, Bounds::non_negative());
   params.output_fields = file.get<std::vector<std::string>>("output", "fields", {});
   c.checkpoint_every_steps = file.get<long>("checkpoint", "every_steps", 0, Bounds::non_negative());
-  c.checkpoint_every_minutes = file.get<double>(
-      "checkpoint", "every_minutes", default_checkpoint_minutes(), Bounds::non_negative());
+  // Unset: the batch environment's default, applied at run start.
+  c.checkpoint_every_minutes =
+      file.find<double>("checkpoint", "every_minutes", Bounds::non_negative());
   c.checkpoint_at_end = file.get<bool>("checkpoint", "at_end", true);
   params.checkpoint_keep = file.get<int>("checkpoint", "keep", 3, Bounds::at_least(1));
 }
@@ -52,6 +36,17 @@ CommonParams read_common_params(CaseFile& file, const std::vector<std::string>& 
       file.get<Int3>("parallel", "ranks", Int3{0, 0, 0}, Bounds::non_negative());
   params.parallel.gpu_aware_mpi = file.get<bool>("parallel", "gpu_aware_mpi", false);
   return params;
+}
+
+GridGeometry read_grid(CaseFile& file, const Real3& lo, const Real3& hi) {
+  GridGeometry g;
+  g.cells = file.require<Int3>("grid", "cells", Bounds::at_least(1));
+  g.lo = file.get<Real3>("grid", "lo", lo);
+  g.hi = file.get<Real3>("grid", "hi", hi);
+  for (int a = 0; a < 3; ++a) {
+    if (!(g.hi[a] > g.lo[a])) file.fail("grid", "hi", "[grid] hi must exceed lo on every axis");
+  }
+  return g;
 }
 
 double read_cfl(CaseFile& file, double fallback, const Bounds& bounds) {

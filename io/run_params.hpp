@@ -1,4 +1,4 @@
-// The case-file sections every solver shares (DESIGN.md §9): [run] (except
+// The case-file sections every solver shares (docs/case-files.md): [run] (except
 // `case`, which each solver checks against its own list), [time] dt, [output],
 // [checkpoint], [diagnostics] and [parallel]. `[time] cfl` is read by the
 // solver, since the stable range depends on its scheme.
@@ -27,6 +27,10 @@ struct CommonParams {
 
 // `solvers`: the solver names this build knows, for [run] solver.
 CommonParams read_common_params(CaseFile& file, const std::vector<std::string>& solvers);
+
+// Reads [grid] cells, lo and hi (`lo`, `hi`: the solver's defaults); hi must
+// exceed lo on every axis. Periodicity is the solver's to set.
+GridGeometry read_grid(CaseFile& file, const Real3& lo, const Real3& hi);
 
 // Reads `[time] cfl` with the solver's default and range; an error if
 // `[time] dt` is also given.

@@ -54,10 +54,7 @@ class FakeParticleSolver : public ParticleSolver {
   }
   std::vector<Diagnostic> diagnostics(double) override { return {{"atoms", double(count_)}}; }
   std::string locate_non_finite() override { return ""; }
-  std::vector<FieldComponent> output_fields() override { return {}; }
-  std::vector<FieldComponent> checkpoint_fields() override { return {}; }
-  const GridGeometry& geometry() const override { return geometry_; }
-  int halo() const override { return 0; }
+  const GridGeometry& geometry() const { return geometry_; }
   double work_per_step() const override { return double(count_); }
   std::string throughput_unit() const override { return "atom-steps/s"; }
 

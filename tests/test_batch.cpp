@@ -1,16 +1,18 @@
-// Batch use without a cluster (issue 5, DESIGN.md §7): durations and the
-// wall-time margin; the driver's stop decisions (signal, deadline, wall-clock
-// checkpoints); --max-wall-time and a Slurm job end time stop a real run with
-// exit 75 and a checkpoint before the limit, and the resumed run ends bit for
-// bit as an uninterrupted one; `cloudburst submit --dry-run` renders each
-// template with the directives it needs; a hostile case path and output
-// directory are quoted everywhere (the job script runs with stub sbatch and
-// srun); cloudburst-batch's requeue decisions and signal forwarding.
+// Batch use without a cluster (docs/clusters.md; docs/architecture.md, "Batch
+// jobs"): durations and the wall-time margin; the driver's stop decisions
+// (signal, deadline, wall-clock checkpoints); --max-wall-time and a Slurm job
+// end time stop a real run with exit 75 and a checkpoint before the limit, and
+// the resumed run ends bit for bit as an uninterrupted one;
+// `cloudburst submit --dry-run` renders each template with the directives it
+// needs; a hostile case path and output directory are quoted everywhere (the
+// job script runs with stub sbatch and srun); cloudburst-batch's requeue
+// decisions and signal forwarding.
 #include "cli_runner.hpp"
+#include "core/batch/signals.hpp"
+#include "core/batch/slurm.hpp"
 #include "core/driver.hpp"
 #include "core/environment.hpp"
 #include "core/error.hpp"
-#include "core/signals.hpp"
 #include "slurm/batch_test_support.hpp"
 
 #include <catch2/catch_test_macros.hpp>
@@ -45,17 +47,12 @@ class SleepySolver : public cb::Solver {
   }
   std::vector<cb::Diagnostic> diagnostics(double) override { return {{"x", 1.0}}; }
   std::string locate_non_finite() override { return ""; }
-  std::vector<cb::FieldComponent> output_fields() override { return {}; }
-  std::vector<cb::FieldComponent> checkpoint_fields() override { return {}; }
-  const cb::GridGeometry& geometry() const override { return geometry_; }
-  int halo() const override { return 0; }
   double work_per_step() const override { return 1.0; }
 
  private:
   int step_ms_;
   long signal_step_;
   long steps_ = 0;
-  cb::GridGeometry geometry_;
 };
 
 class CountingOutput : public cb::RunOutput {

@@ -1,10 +1,12 @@
-// CFD solver (issue 6): the point-wise kernels on the host against hand-derived
-// values (EOS, Riemann fluxes, reconstructions, limiters, viscous flux);
+// CFD solver (docs/solvers/cfd.md): the point-wise kernels, run on the default execution space
+// (tests/device_eval.hpp), against hand-derived values (EOS, Riemann fluxes, reconstructions,
+// limiters, viscous flux);
 // conservation to round-off through the C++ API on one rank; bad [cfd],
 // [viscosity] and [boundary] input through the `cloudburst` program (exit 2).
 #include "bad_input.hpp"
 #include "cli_runner.hpp"
 #include "core/decomposition.hpp"
+#include "device_eval.hpp"
 #include "io/case_file.hpp"
 #include "kernels/cfd/reconstruction.hpp"
 #include "kernels/cfd/riemann.hpp"
@@ -25,10 +27,11 @@ using namespace cb;
 using namespace cb::kernels::cfd;
 using Catch::Approx;
 using Catch::Matchers::ContainsSubstring;
+using cb::test::on_device;
 
 namespace {
 
-const double gamma_air = 1.4;
+constexpr double gamma_air = 1.4;
 
 void check_equal(const Conserved& a, const Conserved& b, double margin) {
   CHECK(a.rho == Approx(b.rho).margin(margin));
@@ -40,29 +43,36 @@ void check_equal(const Conserved& a, const Conserved& b, double margin) {
 
 TEST_CASE("primitive and conserved variables convert both ways", "[cfd][kernels]") {
   const Primitive w{1.3, {0.5, -2.0, 0.25}, 2.7};
-  const Conserved u = to_conserved(w, gamma_air);
+  const Conserved u = on_device(KOKKOS_LAMBDA() { return to_conserved(w, gamma_air); });
   CHECK(u.mom[1] == Approx(-2.6));
   // E = p / (gamma - 1) + rho |u|^2 / 2 = 6.75 + 0.65 * 4.3125
   CHECK(u.energy == Approx(2.7 / 0.4 + 0.65 * 4.3125));
-  const Primitive back = to_primitive(u, gamma_air);
+  const Primitive back = on_device(KOKKOS_LAMBDA() { return to_primitive(u, gamma_air); });
   CHECK(back.rho == Approx(w.rho).epsilon(1e-15));
   for (int d = 0; d < 3; ++d) CHECK(back.vel[d] == Approx(w.vel[d]).epsilon(1e-15));
   CHECK(back.p == Approx(w.p).epsilon(1e-14));
-  CHECK(sound_speed(w, gamma_air) == Approx(std::sqrt(1.4 * 2.7 / 1.3)));
+  const real a = on_device(KOKKOS_LAMBDA() { return sound_speed(w, gamma_air); });
+  CHECK(a == Approx(std::sqrt(1.4 * 2.7 / 1.3)));
 }
 
 TEST_CASE("every Riemann solver is consistent: F(U, U) is the physical flux", "[cfd][kernels]") {
   const Primitive w{0.8, {1.7, -0.4, 0.9}, 1.9};
   for (int axis = 0; axis < 3; ++axis) {
-    const Conserved exact = physical_flux(w, gamma_air, axis);
+    const Conserved exact =
+        on_device(KOKKOS_LAMBDA() { return physical_flux(w, gamma_air, axis); });
     for (RiemannSolver s : {RiemannSolver::hllc, RiemannSolver::hll, RiemannSolver::rusanov}) {
       INFO("axis " << axis << " solver " << int(s));
-      check_equal(riemann_flux(s, w, w, gamma_air, axis), exact, 1e-13);
+      check_equal(on_device(KOKKOS_LAMBDA() { return riemann_flux(s, w, w, gamma_air, axis); }),
+                  exact, 1e-13);
     }
   }
   // Supersonic to the left and to the right: the upwind physical flux.
   const Primitive fast{1.0, {-5.0, 0.0, 0.0}, 1.0}, slow{0.5, {-4.0, 0.0, 0.0}, 0.8};
-  check_equal(flux_hllc(slow, fast, gamma_air, 0), physical_flux(fast, gamma_air, 0), 1e-14);
+  const auto f = on_device(KOKKOS_LAMBDA() {
+    return Kokkos::Array<Conserved, 2>{flux_hllc(slow, fast, gamma_air, 0),
+                                       physical_flux(fast, gamma_air, 0)};
+  });
+  check_equal(f[0], f[1], 1e-14);
 }
 
 TEST_CASE("HLLC keeps an isolated stationary contact exactly; HLL smears it", "[cfd][kernels]") {
@@ -70,14 +80,17 @@ TEST_CASE("HLLC keeps an isolated stationary contact exactly; HLL smears it", "[
     // Different densities and tangential velocities, no normal velocity.
     Primitive left{1.0, {0.3, 0.3, -0.2}, 0.7}, right{0.125, {-1.0, -1.0, 0.5}, 0.7};
     left.vel[axis] = right.vel[axis] = 0.0;
-    const Conserved f = flux_hllc(left, right, gamma_air, axis);
+    const Conserved f =
+        on_device(KOKKOS_LAMBDA() { return flux_hllc(left, right, gamma_air, axis); });
     CHECK(f.rho == 0.0);
     CHECK(f.mom[axis] == 0.7);
     CHECK(f.energy == 0.0);
     for (int d = 0; d < 3; ++d) {
       if (d != axis) CHECK(f.mom[d] == 0.0);
     }
-    CHECK(std::abs(flux_hll(left, right, gamma_air, axis).rho) > 0.1);
+    const Conserved smeared =
+        on_device(KOKKOS_LAMBDA() { return flux_hll(left, right, gamma_air, axis); });
+    CHECK(std::abs(smeared.rho) > 0.1);
   }
 }
 
@@ -85,7 +98,8 @@ TEST_CASE("HLLC star region matches Toro's wave speeds on the Sod data", "[cfd][
   // Toro (2009) eqs. 10.59-10.61 by hand: p_pvrs = 0.55 - 0 = 0.55 (u = 0), so
   // the left wave is a rarefaction (q_L = 1): S_L = -sqrt(1.4).
   const Primitive left{1.0, {0, 0, 0}, 1.0}, right{0.125, {0, 0, 0}, 0.1};
-  const WaveSpeeds s = pressure_based_speeds(left, right, gamma_air, 0);
+  const WaveSpeeds s =
+      on_device(KOKKOS_LAMBDA() { return pressure_based_speeds(left, right, gamma_air, 0); });
   CHECK(s.left == Approx(-std::sqrt(1.4)));
   const double a_r = std::sqrt(1.4 * 0.1 / 0.125);
   const double p_star = 0.55 - 0.0;  // rho_bar a_bar (u_R - u_L) = 0
@@ -97,14 +111,14 @@ TEST_CASE("MUSCL with every limiter and WENO5 reproduce linear data", "[cfd][ker
   // Face between cells 2 and 3: the mean 0.625.
   for (kernels::Limiter l : {kernels::Limiter::none, kernels::Limiter::minmod,
                              kernels::Limiter::van_leer, kernels::Limiter::mc}) {
-    const FaceValues f = reconstruct_muscl(q, l);
+    const FaceValues f = on_device(KOKKOS_LAMBDA() { return reconstruct_muscl(q, l); });
     CHECK(f.left == Approx(0.625).epsilon(1e-15));
     CHECK(f.right == Approx(0.625).epsilon(1e-15));
   }
-  const FaceValues w = reconstruct_weno5(q);
+  const FaceValues w = on_device(KOKKOS_LAMBDA() { return reconstruct_weno5(q); });
   CHECK(w.left == Approx(0.625).epsilon(1e-14));
   CHECK(w.right == Approx(0.625).epsilon(1e-14));
-  const FaceValues c = reconstruct_constant(q);
+  const FaceValues c = on_device(KOKKOS_LAMBDA() { return reconstruct_constant(q); });
   CHECK(c.left == 0.25);
   CHECK(c.right == 1.0);
 }
@@ -117,7 +131,7 @@ TEST_CASE("WENO5 is fifth order on smooth cell averages", "[cfd][kernels]") {
       const double a = 0.3 + (m - 3) * h;  // cell m spans [a, a + h]
       q[m] = (std::cos(a) - std::cos(a + h)) / h;
     }
-    const FaceValues f = reconstruct_weno5(q);
+    const FaceValues f = on_device(KOKKOS_LAMBDA() { return reconstruct_weno5(q); });
     return std::max(std::abs(f.left - std::sin(0.3)), std::abs(f.right - std::sin(0.3)));
   };
   const double e1 = error(0.1), e2 = error(0.05), e3 = error(0.025);
@@ -133,7 +147,8 @@ TEST_CASE("the limiters stay in the TVD region of Sweby (1984)", "[cfd][kernels]
     for (double dl : {-2.0, -0.3, 0.7, 1.0}) {
       for (double r : {-3.0, -0.5, 0.0, 0.1, 0.5, 1.0, 2.0, 10.0}) {
         const double dr = r * dl;
-        const double phi = kernels::limited_slope(l, dl, dr) / dl;
+        const double phi =
+            on_device(KOKKOS_LAMBDA() { return kernels::limited_slope(l, dl, dr); }) / dl;
         INFO("limiter " << int(l) << " dl " << dl << " r " << r);
         if (r <= 0) {
           CHECK(phi == 0.0);
@@ -144,37 +159,56 @@ TEST_CASE("the limiters stay in the TVD region of Sweby (1984)", "[cfd][kernels]
       }
     }
   }
-  CHECK(kernels::slope_mc(1.0, 3.0) == 2.0);   // min(2 * 1, 2 * 3, (1 + 3) / 2)
-  CHECK(kernels::slope_mc(1.0, 1.5) == 1.25);  // the central slope
+  const auto mc = on_device(KOKKOS_LAMBDA() {
+    return Kokkos::Array<double, 2>{kernels::slope_mc(1.0, 3.0), kernels::slope_mc(1.0, 1.5)};
+  });
+  CHECK(mc[0] == 2.0);   // min(2 * 1, 2 * 3, (1 + 3) / 2)
+  CHECK(mc[1] == 1.25);  // the central slope
 }
 
 TEST_CASE("the viscous flux of a linear shear is mu du/dy", "[cfd][kernels]") {
   const Viscosity constant{ViscosityLaw::constant, 0.02, 0.72, 1.0, 0.0};
   const real vel[3] = {0.3, 0.0, 0.0};
   const real grad[3][3] = {{0.0, 5.0, 0.0}, {0.0, 0.0, 0.0}, {0.0, 0.0, 0.0}};  // u = 5 y
-  const double mu = dynamic_viscosity(constant, 1.7);
-  const Conserved f = viscous_flux(vel, grad, 0.0, mu, 0.0, 1);
+  const double mu = on_device(KOKKOS_LAMBDA() { return dynamic_viscosity(constant, 1.7); });
+  const Conserved f =
+      on_device(KOKKOS_LAMBDA() { return viscous_flux(vel, grad, 0.0, mu, 0.0, 1); });
   CHECK(f.rho == 0.0);
   CHECK(f.mom[0] == Approx(0.02 * 5.0));
   CHECK(f.mom[1] == 0.0);
   CHECK(f.energy == Approx(0.3 * 0.02 * 5.0));
   // Along x the same shear has tau_xx = 0 and tau_xy = mu du/dy too.
-  CHECK(viscous_flux(vel, grad, 0.0, mu, 0.0, 0).mom[1] == Approx(0.1));
+  const Conserved along_x =
+      on_device(KOKKOS_LAMBDA() { return viscous_flux(vel, grad, 0.0, mu, 0.0, 0); });
+  CHECK(along_x.mom[1] == Approx(0.1));
   // Heat flux: kappa dT/dn with kappa = mu gamma / ((gamma - 1) Pr).
-  const double kappa = heat_conductivity(constant, 0.02, 1.4);
+  const double kappa =
+      on_device(KOKKOS_LAMBDA() { return heat_conductivity(constant, 0.02, 1.4); });
   CHECK(kappa == Approx(0.02 * 3.5 / 0.72));
   const real none[3] = {0, 0, 0};
-  CHECK(viscous_flux(none, grad, 2.0, mu, kappa, 1).energy == Approx(2.0 * kappa));
+  const Conserved heat =
+      on_device(KOKKOS_LAMBDA() { return viscous_flux(none, grad, 2.0, mu, kappa, 1); });
+  CHECK(heat.energy == Approx(2.0 * kappa));
   // Sutherland: mu_ref at T_ref; (T / T_ref)^1.5 (T_ref + S) / (T + S) elsewhere.
   const Viscosity sutherland{ViscosityLaw::sutherland, 0.01, 0.72, 1.0, 0.4};
-  CHECK(dynamic_viscosity(sutherland, 1.0) == Approx(0.01));
-  CHECK(dynamic_viscosity(sutherland, 2.0) == Approx(0.01 * std::pow(2.0, 1.5) * 1.4 / 2.4));
+  const auto mu_sutherland = on_device(KOKKOS_LAMBDA() {
+    return Kokkos::Array<double, 2>{dynamic_viscosity(sutherland, 1.0),
+                                    dynamic_viscosity(sutherland, 2.0)};
+  });
+  CHECK(mu_sutherland[0] == Approx(0.01));
+  CHECK(mu_sutherland[1] == Approx(0.01 * std::pow(2.0, 1.5) * 1.4 / 2.4));
 }
 
 TEST_CASE("the low-Mach correction scales the velocity jump by the local Mach number",
           "[cfd][kernels]") {
   Primitive l{1.0, {0.1, 0.0, 0.0}, 1.0 / 1.4}, r{1.0, {0.0, 0.0, 0.0}, 1.0 / 1.4};
-  low_mach_correction(l, r, gamma_air);  // c = 1, z = max Mach = 0.1
+  const auto corrected = on_device(KOKKOS_LAMBDA() {
+    Primitive wl = l, wr = r;
+    low_mach_correction(wl, wr, gamma_air);  // c = 1, z = max Mach = 0.1
+    return Kokkos::Array<Primitive, 2>{wl, wr};
+  });
+  l = corrected[0];
+  r = corrected[1];
   CHECK(l.vel[0] == Approx(0.05 + 0.1 * 0.05));
   CHECK(r.vel[0] == Approx(0.05 - 0.1 * 0.05));
 }

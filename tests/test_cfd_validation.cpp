@@ -1,4 +1,4 @@
-// Fast validation of the CFD solver (issue 6) through the `cloudburst` program:
+// Fast validation of the CFD solver (docs/solvers/cfd.md §6) through the `cloudburst` program:
 // the case files of cases/cfd run on small grids and compared with exact
 // solutions and exact symmetries. The long versions (TGV at 64^3 and 128^3,
 // the cavity against Ghia et al.) are validation/cfd/run_validation.py's.
@@ -105,7 +105,7 @@ struct Profile {  // cell-centre values along the problem's axis
 
 // Runs `problem` with `cells` cells along `axis` (MUSCL + HLLC + SSP-RK3, the
 // case defaults; `stem` overrides the case file, e.g. sod_y) and returns the
-// final profile; every step's min rho and min p must be positive (issue 6:
+// final profile; every step's min rho and min p must be positive (required:
 // "no negative density or pressure ever").
 Profile run_riemann(const std::string& dir, const RiemannProblem& problem, int cells,
                     char axis = 'x', const std::string& stem = "") {
@@ -175,7 +175,7 @@ double shock_position(const Profile& f, double rho_behind, double rho_ahead) {
   return -1;
 }
 
-// Issue 6: at 400 cells with MUSCL + HLLC the plateau p and u within 1% of the
+// Required: at 400 cells with MUSCL + HLLC the plateau p and u within 1% of the
 // exact star values, the shock within 2 cells; L1(rho) falls from 100 to 200
 // to 400 cells; min rho and min p positive at every step.
 void check_riemann_problem(const std::string& dir, const RiemannProblem& problem) {
@@ -358,7 +358,7 @@ TEST_CASE("Taylor-Green vortex at 32^3 follows the DNS kinetic energy early on",
   // The case file (MUSCL, HLLC with its low-Mach correction, Re 1600, Mach
   // 0.1) on 32^3 to t = 1 (about 400 steps, 20-60 s here): Ek against the
   // 512^3 DNS of van Rees et al. (2011) at the reference table's times, within
-  // 2%, issue 6's tolerance for 64^3 over t <= 4, here on a grid twice as
+  // 2%, the required tolerance for 64^3 over t <= 4, here on a grid twice as
   // coarse over a quarter of that time. By t = 1 the DNS has lost 0.4% of
   // Ek, so a scheme dissipating five times too much fails; the plain HLLC
   // (low_mach = false) at 64^3 lost 1.5% by t = 1.5 in our runs. Mass and

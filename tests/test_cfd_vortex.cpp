@@ -1,7 +1,7 @@
-// Order of accuracy of the CFD schemes on Shu's isentropic vortex (issue 6)
+// Order of accuracy of the CFD schemes on Shu's isentropic vortex (docs/solvers/cfd.md §6)
 // through the `cloudburst` program: one period on a periodic square, L2 error
 // of rho against the initial state (the exact solution is the translation).
-// validation/report.md has the same on the issue's [-10, 10]^2 up to 256^2.
+// validation/report.md has the same on the case file's [-10, 10]^2 up to 256^2.
 //
 // Cost: about 160 s of user CPU in all (Release, the shared 2-core
 // development machine): MUSCL 50 s, WENO5 27 s, fourth-order WENO5 15 s,
@@ -77,7 +77,7 @@ auto fixed_cfl(std::vector<std::string> sets) {
 
 TEST_CASE("isentropic vortex with MUSCL converges at second order", "[cfd][validation][vortex]") {
   // One period (the exact solution is the initial state translated by the
-  // domain), L2(rho). MUSCL without limiter: order 2 +/- 0.2 (issue 6),
+  // domain), L2(rho). MUSCL without limiter: required order 2 +/- 0.2,
   // measured on [-5, 5]^2 (period 10) at 32, 64, 128 cells: the vortex's
   // perturbation there is below 5e-6 at the domain edge, far under the errors
   // measured (>= 1e-3), and the smaller domain costs 8x less than [-10, 10]^2
@@ -98,7 +98,7 @@ TEST_CASE("isentropic vortex with MUSCL converges at second order", "[cfd][valid
 
 TEST_CASE("isentropic vortex with WENO5 converges at third order or better",
           "[cfd][validation][vortex]") {
-  // RK3 at the case's fixed CFL: order >= 3 on the issue's [-10, 10]^2 from 64
+  // RK3 at the case's fixed CFL: required order >= 3 on the case file's [-10, 10]^2 from 64
   // to 128 cells (27 s of CPU); asymptotically one Riemann flux per face is
   // second order in 2-D (2.28 from 128 to 256, validation/report.md).
   const std::string dir = make_temp_dir("cb_cfd_vortex_weno_");

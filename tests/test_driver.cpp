@@ -31,10 +31,6 @@ class DecaySolver : public Solver {
   std::string locate_non_finite() override {
     return std::isfinite(u_) ? "" : "u at cell (0, 0, 0)";
   }
-  std::vector<FieldComponent> output_fields() override { return {}; }
-  std::vector<FieldComponent> checkpoint_fields() override { return {}; }
-  const GridGeometry& geometry() const override { return geometry_; }
-  int halo() const override { return 0; }
   double work_per_step() const override { return 1.0; }
   double u() const { return u_; }
 
@@ -42,7 +38,6 @@ class DecaySolver : public Solver {
   long nan_step_;
   long steps_ = 0;
   double u_ = 1.0;
-  GridGeometry geometry_;
 };
 
 class CountingOutput : public RunOutput {

@@ -102,7 +102,7 @@ int wrong_cells(const cb::Field& field, const cb::Decomposition& decomposition,
 
 void check_exchange(const cb::Int3& grid, const cb::Bool3& periodic, int width, bool gpu_aware) {
   cb::Decomposition decomposition(MPI_COMM_WORLD, grid, periodic);
-  cb::HaloExchange halo(decomposition, width, 3, gpu_aware);
+  cb::HaloExchange halo(decomposition, width, 3, cb::CommOptions{gpu_aware});
   const cb::Int3 ghost = halo.ghost();
   INFO("grid " << grid[0] << "x" << grid[1] << "x" << grid[2] << ", periodic " << periodic[0]
                << periodic[1] << periodic[2] << ", halo " << width << ", gpu_aware_mpi "
@@ -128,12 +128,11 @@ void check_exchange(const cb::Int3& grid, const cb::Bool3& periodic, int width, 
   CHECK(wrong_cells(pair, decomposition, ghost, 2) == 0);
 }
 
-// Device buffers can go to MPI directly when they live in host memory, or when
-// the user says the MPI is GPU-aware (CLOUDBURST_TEST_GPU_AWARE_MPI=1).
+// Device buffers can go to MPI directly when this build and MPI can take them
+// (always on host backends; on GPUs when the MPI says so or
+// CLOUDBURST_MPI_GPU_AWARE=1).
 bool can_test_gpu_aware_mpi() {
-  const char* forced = std::getenv("CLOUDBURST_TEST_GPU_AWARE_MPI");
-  return Kokkos::SpaceAccessibility<Kokkos::HostSpace, cb::MemSpace>::accessible ||
-         (forced != nullptr && std::string(forced) == "1");
+  return cb::gpu_aware_mpi_refusal().empty();
 }
 
 // Counts Kokkos allocations while installed (a Kokkos Tools callback).
@@ -154,6 +153,27 @@ TEST_CASE("halo exchange fills faces, edges and corners", "[halo][mpi]") {
           if (!gpu_aware || can_test_gpu_aware_mpi())
             check_exchange(grid, periodic, width, gpu_aware);
         }
+}
+
+TEST_CASE("halo exchange counts its messages by the path they took", "[halo][mpi]") {
+  cb::Decomposition decomposition(MPI_COMM_WORLD, {12, 10, 1}, {true, true, false});
+  const cb::Int3 ghost = cb::ghost_widths(decomposition.global_cells(), 2);
+  for (bool gpu_aware : {false, true}) {
+    if (gpu_aware && !can_test_gpu_aware_mpi()) continue;
+    cb::ExchangeCounters counters;
+    cb::HaloExchange halo(decomposition, 2, 2, cb::CommOptions{gpu_aware, &counters});
+    cb::Field field = make_field(decomposition, ghost, 2);
+    fill(field, decomposition, ghost, 2);
+    halo.exchange(field);
+    CHECK(wrong_cells(field, decomposition, ghost, 2) == 0);
+    // A rank talks to itself through periodic copies, not MPI: only neighbours
+    // on other ranks are messages, two per exchanged axis.
+    long long expected = 0;
+    for (int axis = 0; axis < 2; ++axis)
+      if (decomposition.neighbor(axis, 0) != decomposition.rank()) expected += 2;
+    CHECK((gpu_aware ? counters.device_messages : counters.staged_messages) == expected);
+    CHECK((gpu_aware ? counters.staged_messages : counters.device_messages) == 0);
+  }
 }
 
 TEST_CASE("halo exchange allocates nothing", "[halo][mpi]") {

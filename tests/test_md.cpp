@@ -1,5 +1,8 @@
-// MD kernels and host-side setup (issue 7): Lennard-Jones pair terms, tail
+// MD kernels and host-side setup: Lennard-Jones pair terms, tail
 // corrections, random streams, lattice positions and LAMMPS loop-geom velocities.
+// The device kernels (pair terms, random streams) run on the default execution
+// space (tests/device_eval.hpp); the host-side functions run on the host.
+#include "device_eval.hpp"
 #include "kernels/md/integrate.hpp"
 #include "kernels/md/lattice.hpp"
 #include "kernels/md/lj.hpp"
@@ -13,23 +16,40 @@
 #include <cstring>
 
 using Catch::Approx;
+using cb::test::on_device;
 namespace kmd = cb::kernels::md;
 
+namespace {
+
+// Counter-based numbers drawn per device call in the statistics test.
+constexpr int uniform_block = 100;
+
+}  // namespace
+
 TEST_CASE("LJ pair force and energy", "[md][kernels]") {
-  const kmd::LjCoeff c = kmd::make_lj_coeff(1.0, 1.0, 2.5, false);
   const double rmin = std::pow(2.0, 1.0 / 6.0);  // minimum of 4 (r^-12 - r^-6)
-  CHECK(kmd::lj_energy(rmin * rmin, c) == Approx(-1.0).epsilon(1e-14));
-  CHECK(std::abs(kmd::lj_fpair(rmin * rmin, c)) < 1e-13);
-  CHECK(kmd::lj_energy(1.0, c) == 0.0);
+  // Energy and force at rmin and at r = 1 (epsilon = sigma = 1).
+  const auto unit = on_device(KOKKOS_LAMBDA() {
+    const kmd::LjCoeff c = kmd::make_lj_coeff(1.0, 1.0, 2.5, false);
+    return Kokkos::Array<double, 4>{kmd::lj_energy(rmin * rmin, c), kmd::lj_fpair(rmin * rmin, c),
+                                    kmd::lj_energy(1.0, c), kmd::lj_fpair(1.0, c)};
+  });
+  CHECK(unit[0] == Approx(-1.0).epsilon(1e-14));
+  CHECK(std::abs(unit[1]) < 1e-13);
+  CHECK(unit[2] == 0.0);
   // -dE/dr / r at r = 1: (48 - 24) / 1
-  CHECK(kmd::lj_fpair(1.0, c) == Approx(24.0).epsilon(1e-15));
+  CHECK(unit[3] == Approx(24.0).epsilon(1e-15));
   // epsilon 2, sigma 1.5 at r = 2: 4 eps [(s/r)^12 - (s/r)^6]
-  const kmd::LjCoeff d = kmd::make_lj_coeff(2.0, 1.5, 4.0, false);
+  const double energy = on_device(
+      KOKKOS_LAMBDA() { return kmd::lj_energy(4.0, kmd::make_lj_coeff(2.0, 1.5, 4.0, false)); });
   const double s6 = std::pow(0.75, 6);
-  CHECK(kmd::lj_energy(4.0, d) == Approx(8.0 * (s6 * s6 - s6)).epsilon(1e-14));
+  CHECK(energy == Approx(8.0 * (s6 * s6 - s6)).epsilon(1e-14));
   // Shifted: zero at the cutoff.
-  const kmd::LjCoeff shifted = kmd::make_lj_coeff(1.0, 1.0, 2.5, true);
-  CHECK(std::abs(kmd::lj_energy(2.5 * 2.5, shifted)) < 1e-16);
+  const kmd::LjCoeff shifted =
+      on_device(KOKKOS_LAMBDA() { return kmd::make_lj_coeff(1.0, 1.0, 2.5, true); });
+  const double at_cutoff =
+      on_device(KOKKOS_LAMBDA() { return kmd::lj_energy(2.5 * 2.5, shifted); });
+  CHECK(std::abs(at_cutoff) < 1e-16);
   CHECK(shifted.offset == Approx(4.0 * (std::pow(2.5, -12) - std::pow(2.5, -6))).epsilon(1e-14));
 }
 
@@ -61,27 +81,49 @@ TEST_CASE("tail corrections match the closed forms", "[md][kernels]") {
 
 TEST_CASE("Park-Miller minimal standard generator", "[md][random]") {
   // Park & Miller (1988): from seed 1, the 10000th value is 1043618065.
-  kmd::ParkMiller rng;
-  rng.state = 1;
-  CHECK(rng.uniform() == 16807.0 / 2147483647.0);
-  for (int n = 1; n < 10000; ++n) rng.uniform();
+  const double first = on_device(KOKKOS_LAMBDA() {
+    kmd::ParkMiller rng;
+    rng.state = 1;
+    return rng.uniform();
+  });
+  CHECK(first == 16807.0 / 2147483647.0);
+  const kmd::ParkMiller rng = on_device(KOKKOS_LAMBDA() {
+    kmd::ParkMiller from_one;
+    from_one.state = 1;
+    for (int n = 0; n < 10000; ++n) from_one.uniform();
+    return from_one;
+  });
   CHECK(rng.state == 1043618065);
 }
 
 TEST_CASE("counter-based Langevin stream", "[md][random]") {
-  const double u = kmd::counter_uniform(5, 42, 100, 1);
-  CHECK(u == kmd::counter_uniform(5, 42, 100, 1));
-  CHECK(u != kmd::counter_uniform(5, 43, 100, 1));
-  CHECK(u != kmd::counter_uniform(5, 42, 101, 1));
-  CHECK(u != kmd::counter_uniform(5, 42, 100, 2));
+  // The counter (5, 42, 100, 1) twice, then with the id, step and component changed.
+  const auto u = on_device(KOKKOS_LAMBDA() {
+    return Kokkos::Array<double, 5>{
+        kmd::counter_uniform(5, 42, 100, 1), kmd::counter_uniform(5, 42, 100, 1),
+        kmd::counter_uniform(5, 43, 100, 1), kmd::counter_uniform(5, 42, 101, 1),
+        kmd::counter_uniform(5, 42, 100, 2)};
+  });
+  CHECK(u[0] == u[1]);
+  CHECK(u[0] != u[2]);
+  CHECK(u[0] != u[3]);
+  CHECK(u[0] != u[4]);
   double sum = 0.0, sum2 = 0.0;
   const int samples = 100000;
-  for (int k = 0; k < samples; ++k) {
-    const double x = kmd::counter_uniform(7, k, 3, 0);
-    REQUIRE(x >= 0.0);
-    REQUIRE(x < 1.0);
-    sum += x;
-    sum2 += x * x;
+  static_assert(samples % uniform_block == 0, "whole blocks of samples");
+  for (int first = 0; first < samples; first += uniform_block) {
+    const auto block = on_device(KOKKOS_LAMBDA() {
+      Kokkos::Array<double, uniform_block> x;
+      for (int m = 0; m < uniform_block; ++m) x[m] = kmd::counter_uniform(7, first + m, 3, 0);
+      return x;
+    });
+    for (int m = 0; m < uniform_block; ++m) {
+      const double x = block[m];
+      REQUIRE(x >= 0.0);
+      REQUIRE(x < 1.0);
+      sum += x;
+      sum2 += x * x;
+    }
   }
   // Mean 1/2 and variance 1/12 within 5 standard errors.
   CHECK(std::abs(sum / samples - 0.5) < 5.0 * std::sqrt(1.0 / 12.0 / samples));

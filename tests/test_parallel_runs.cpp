@@ -1,8 +1,9 @@
-// Whole runs of the `cloudburst` program under mpiexec: the scalar solver gives
-// bitwise-identical fields on 1, 2, 3 and 4 ranks; a restarted run (same or
-// another rank count) matches an uninterrupted one bit for bit; checkpoints
-// survive SIGKILL, and bad ones are refused with exit 2 and left untouched.
+// Checkpoint handling through whole runs of the `cloudburst` program (the
+// scalar solver): keep K, no clobbering, checkpoints survive SIGKILL, and bad
+// ones are refused with exit 2 and left untouched. Decomposition invariance
+// and exact restart of every grid solver: tests/test_grid_solvers.cpp.
 #include "cli_runner.hpp"
+#include "grid_runs.hpp"
 #include "h5_read.hpp"
 
 #include <hdf5.h>
@@ -34,21 +35,6 @@ const std::string case_2d =
     "[initial]\nwidth = 0.1\n"
     "[diagnostics]\nevery_steps = 6\n";
 
-const std::string case_3d =
-    "[run]\nsolver = \"scalar\"\ncase = \"sine\"\nend_time = 0.3\n"
-    "[grid]\ncells = [13, 10, 9]\n"
-    "[time]\ncfl = 0.6\n"
-    "[scalar]\nvelocity = [1.0, -0.5, 0.25]\ndiffusivity = 0.002\nlimiter = \"minmod\"\n"
-    "[initial]\nwaves = [1, 2, 1]\n";
-
-// Runs `case_text` (plus `args`) on `ranks` ranks into dir/name; returns the result.
-CliResult run_case(const std::string& dir, const std::string& name, const std::string& case_text,
-                   int ranks, const std::string& args = "") {
-  write_text(dir + "/" + name + ".toml", case_text);
-  return run_cloudburst_mpi(
-      ranks, "run " + dir + "/" + name + ".toml --output-dir " + dir + "/" + name + " " + args);
-}
-
 std::vector<std::string> checkpoints_in(const std::string& dir) {
   std::vector<std::string> files;
   for (const auto& e : fs::directory_iterator(dir)) files.push_back(e.path().filename().string());
@@ -56,70 +42,7 @@ std::vector<std::string> checkpoints_in(const std::string& dir) {
   return files;
 }
 
-std::string last_checkpoint(const std::string& out) {
-  return out + "/checkpoints/" + checkpoints_in(out + "/checkpoints").back();
-}
-
 }  // namespace
-
-TEST_CASE("fields are bitwise identical on 1, 2, 3 and 4 ranks", "[mpi][decomposition]") {
-  const std::string dir = make_temp_dir("cb_ranks_");
-  for (const auto& [name, text] : {std::pair{"2d", case_2d}, std::pair{"3d", case_3d}}) {
-    std::vector<double> reference;
-    for (int ranks : {1, 2, 3, 4}) {
-      const std::string run = std::string(name) + "_np" + std::to_string(ranks);
-      const CliResult r = run_case(dir, run, text, ranks);
-      INFO(run << ":\n" << r.output);
-      REQUIRE(r.code == 0);
-      const auto q = read_field(last_checkpoint(dir + "/" + run), "/fields/q");
-      if (ranks == 1) reference = q;
-      CHECK(bitwise_equal(q, reference));
-    }
-  }
-  // Forced, uneven rank grids in 3-D.
-  const auto reference = read_field(last_checkpoint(dir + "/3d_np1"), "/fields/q");
-  for (const char* grid : {"[1,2,2]", "[4,1,1]", "[1,1,3]"}) {
-    const int ranks = std::string(grid) == "[1,1,3]" ? 3 : 4;
-    const std::string run = std::string("3d_grid") + std::to_string(ranks) + grid[1];
-    const CliResult r =
-        run_case(dir, run, case_3d, ranks, std::string("--set parallel.ranks=") + grid);
-    INFO(grid << ":\n" << r.output);
-    REQUIRE(r.code == 0);
-    CHECK(bitwise_equal(read_field(last_checkpoint(dir + "/" + run), "/fields/q"), reference));
-  }
-  fs::remove_all(dir);
-}
-
-TEST_CASE("a restarted run matches an uninterrupted one bit for bit", "[mpi][restart]") {
-  const std::string dir = make_temp_dir("cb_restart_");
-  REQUIRE(run_case(dir, "straight", case_2d, 2).code == 0);
-  const auto straight = read_field(dir + "/straight/checkpoints/chk_00000024.h5", "/fields/q");
-
-  for (const auto& [first_ranks, second_ranks] :
-       {std::pair{2, 2}, std::pair{1, 3}, std::pair{4, 1}}) {
-    const std::string name = "split" + std::to_string(first_ranks) + std::to_string(second_ranks);
-    const CliResult half = run_case(dir, name, case_2d, first_ranks, "--set run.steps=12");
-    REQUIRE(half.code == 0);
-    const CliResult rest = run_case(dir, name, case_2d, second_ranks, "--restart auto");
-    INFO(rest.output);
-    REQUIRE(rest.code == 0);
-    CHECK_THAT(rest.output, ContainsSubstring("resuming from"));
-    CHECK(bitwise_equal(read_field(dir + "/" + name + "/checkpoints/chk_00000024.h5", "/fields/q"),
-                        straight));
-  }
-  // With an end time: restart from a mid-run checkpoint of a 2-rank run on 3 ranks.
-  REQUIRE(run_case(dir, "t_straight", case_3d, 2,
-                   "--set checkpoint.every_steps=3 --set checkpoint.keep=100")
-              .code == 0);
-  const CliResult rest = run_case(dir, "t_split", case_3d, 3,
-                                  "--restart " + dir + "/t_straight/checkpoints/chk_00000003.h5");
-  INFO(rest.output);
-  REQUIRE(rest.code == 0);
-  CHECK(last_checkpoint(dir + "/t_split") != dir + "/t_split/checkpoints/chk_00000003.h5");
-  CHECK(bitwise_equal(read_field(last_checkpoint(dir + "/t_split"), "/fields/q"),
-                      read_field(last_checkpoint(dir + "/t_straight"), "/fields/q")));
-  fs::remove_all(dir);
-}
 
 TEST_CASE("keep retains exactly K checkpoints; a fresh run will not clobber them", "[restart]") {
   const std::string dir = make_temp_dir("cb_keep_");

@@ -1,5 +1,5 @@
 // The particle output of whole MD runs through the `cloudburst` program
-// (issue 7): LAMMPS dumps, XDMF particle output and the final data file of a
+// (docs/checkpoint-format.md): LAMMPS dumps, XDMF particle output and the final data file of a
 // 2-rank run, a particle checkpoint restarted on another rank count, and bad
 // output input refused before anything is written.
 #include "cli_runner.hpp"

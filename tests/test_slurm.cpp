@@ -1,6 +1,7 @@
-// Batch jobs on a real Slurm (issue 5, DESIGN.md §7): a single-node cluster on
-// localhost that tests/slurm/with-slurm starts around this program (SLURM_CONF
-// points at it). Every test SKIPs when Slurm is not installed.
+// Batch jobs on a real Slurm (docs/clusters.md; docs/architecture.md, "Batch jobs"):
+// a single-node cluster on localhost that tests/slurm/with-slurm starts around
+// this program (SLURM_CONF points at it). Every test SKIPs when Slurm is not
+// installed.
 //   - preemption: a submitted job signalled after its first checkpoint
 //     (scancel --batch --signal=USR1) checkpoints, exits 75, requeues itself,
 //     resumes and ends bitwise equal to an uninterrupted run;

@@ -1,4 +1,4 @@
-// Weather solver (issue 4) through its C++ API, on one rank: miniWeather's own
+// Weather solver (docs/solvers/weather.md) through its C++ API, on one rank: miniWeather's own
 // test value of d_te, mass conservation in every case, mirror symmetry of the
 // 2-D bubbles, x <-> y symmetry of the 3-D thermal to within the splitting
 // error; and, through the `cloudburst` program, bad [weather] input (exit 2).
@@ -127,9 +127,10 @@ WeatherRun run(const weather::Params& p, std::optional<double> end_time, std::op
   return result;
 }
 
-// Issue 4, "Mass": |d_mass| below 1e-13 x (cells / 5000), a round-off bound
-// that grows with the number of cells; never below 1e-13 (the grids here have
-// at least 5000 cells, where both readings agree).
+// Required mass bound (docs/solvers/weather.md, "Validation"): |d_mass| below
+// 1e-13 x (cells / 5000), a round-off bound that grows with the number of
+// cells; never below 1e-13 (the grids here have at least 5000 cells, where
+// both readings agree).
 double mass_bound(long long cells) {
   return 1e-13 * std::max(1.0, double(cells) / 5000.0);
 }
@@ -192,7 +193,7 @@ TEST_CASE("2-D thermal at 100 x 50, 400 s reproduces miniWeather's d_te", "[weat
   // miniWeather's own test configuration and value: c/CMakeLists.txt TEST_DEFS
   // (NX=100, NZ=50, SIM_TIME=400, DATA_SPEC_THERMAL) and check_output.sh, which
   // expects d_te = -4.141519e-05 (negative, |d_te| < 4.5e-5) and
-  // |d_mass| < 1e-13. Issue 4 asks for 1e-6 relative agreement.
+  // |d_mass| < 1e-13. Required here: 1e-6 relative agreement.
   const WeatherRun r = run(case_params("thermal", {100, 1, 50}), 400.0, std::nullopt);
   const double d_te = r.rows.back().at("d_te"), d_mass = r.rows.back().at("d_mass");
   INFO("d_te = " << d_te << ", d_mass = " << d_mass);
@@ -203,7 +204,7 @@ TEST_CASE("2-D thermal at 100 x 50, 400 s reproduces miniWeather's d_te", "[weat
 }
 
 TEST_CASE("mass is conserved to round-off in every closed case", "[weather][validation]") {
-  // Issue 4, "Mass". Grids of at least 5000 cells with dx ~ dz; 150 steps
+  // The required mass bound (mass_bound). Grids of at least 5000 cells with dx ~ dz; 150 steps
   // (2-D) and 30 steps (3-D) move every bubble and wave off its start.
   // d_mass (miniWeather's definition, sum (rho' + rho_bar) dV) carries the
   // round-off of adding rho' ~ 1e-3 to rho_bar ~ 1 in every cell and of the
@@ -274,7 +275,7 @@ TEST_CASE("injection gains mass through its inflow boundary", "[weather][validat
 }
 
 TEST_CASE("2-D thermal and robert stay mirror-symmetric for 100 s", "[weather][validation]") {
-  // Issue 4, "Symmetry": both bubbles sit on the vertical mid-plane of the
+  // Required symmetry: both bubbles sit on the vertical mid-plane of the
   // domain (thermal x = 10 km periodic; robert x = 500 m between walls) and
   // the scheme is centred, so only round-off breaks the mirror symmetry:
   // 1e-10 relative for the first 100 s.
@@ -290,7 +291,7 @@ TEST_CASE("2-D thermal and robert stay mirror-symmetric for 100 s", "[weather][v
 
 TEST_CASE("3-D thermal is x <-> y symmetric to within the splitting error",
           "[weather][validation]") {
-  // Issue 4, "Symmetry". Mirroring x or y alone is a symmetry of every sweep,
+  // Symmetry, as required above. Mirroring x or y alone is a symmetry of every sweep,
   // so it holds to round-off. Swapping x and y is a symmetry of the equations
   // but not of one step (x is swept before y), so f(i, j, k) - f(j, i, k) is a
   // splitting error and must shrink with dt. At the default cfl 1.5 the

@@ -19,7 +19,7 @@ cloudburst_test(test_checkpoint SOURCES test_checkpoint.cpp
   LIBS cloudburst::io cloudburst_hdf5 RANKS 1 2 4 LABELS "io;mpi")
 cloudburst_test(test_field_output SOURCES test_field_output.cpp
   LIBS cloudburst::io cloudburst_hdf5 RANKS 1 2 LABELS "io;mpi")
-# particle I/O (issue 7): LAMMPS data files, dumps, XDMF particles, particle
+# particle I/O: LAMMPS data files, dumps, XDMF particles, particle
 # checkpoints -- with a stand-in solver (tests/fake_particle_solver.hpp)
 cloudburst_test(test_lammps_data SOURCES test_lammps_data.cpp
   LIBS cloudburst::io cloudburst_hdf5 RANKS 1 2 LABELS "io;mpi;lammps")
@@ -38,31 +38,53 @@ cloudburst_test(test_scalar SOURCES test_scalar.cpp
 # the command-line program (runs the built `cloudburst`)
 cloudburst_test(test_cli SOURCES test_cli.cpp cli_runner.cpp RANKS 1 LABELS "cli")
 cloudburst_test(test_case_errors SOURCES test_case_errors.cpp cli_runner.cpp RANKS 1 LABELS "cli")
-cloudburst_test(test_parallel_runs SOURCES test_parallel_runs.cpp cli_runner.cpp
+cloudburst_test(test_parallel_runs SOURCES test_parallel_runs.cpp cli_runner.cpp grid_runs.cpp
   LIBS cloudburst_hdf5 RANKS 1 LABELS "cli;mpi;restart")
 foreach(t test_cli test_case_errors test_parallel_runs)
   add_dependencies(${t} cloudburst)
 endforeach()
 
-# weather solver (issue 4): API-level validation and bad input; whole runs under mpiexec
+# weather solver: API-level validation and bad input; whole runs under mpiexec
 cloudburst_test(test_weather SOURCES test_weather.cpp cli_runner.cpp
   LIBS cloudburst::weather RANKS 1 LABELS "solver;validation;weather")
-cloudburst_test(test_weather_runs SOURCES test_weather_runs.cpp cli_runner.cpp
-  LIBS cloudburst_hdf5 RANKS 1 LABELS "cli;mpi;restart;weather")
+cloudburst_test(test_weather_kernels SOURCES test_weather_kernels.cpp LIBS cloudburst::kernels RANKS 1 LABELS "kernels;weather")
+cloudburst_test(test_weather_runs SOURCES test_weather_runs.cpp cli_runner.cpp grid_runs.cpp
+  LIBS cloudburst_hdf5 RANKS 1 LABELS "cli;restart;weather")
 foreach(t test_weather test_weather_runs)
   add_dependencies(${t} cloudburst)
 endforeach()
 
-# CFD solver (issue 6): kernels, conservation and bad input; whole runs under mpiexec
+# CFD solver: kernels, conservation and bad input; whole runs under mpiexec
 cloudburst_test(test_cfd SOURCES test_cfd.cpp cli_runner.cpp
   LIBS cloudburst::cfd RANKS 1 LABELS "solver;validation;cfd")
-cloudburst_test(test_cfd_runs SOURCES test_cfd_runs.cpp cli_runner.cpp
-  LIBS cloudburst_hdf5 RANKS 1 LABELS "cli;mpi;restart;cfd")
-foreach(t test_cfd test_cfd_runs)
-  add_dependencies(${t} cloudburst)
+add_dependencies(test_cfd cloudburst)
+
+# every grid solver from one table: decomposition invariance and exact restart,
+# one CTest entry per solver (the table's tags)
+add_executable(test_grid_solvers test_grid_solvers.cpp grid_runs.cpp cli_runner.cpp)
+target_link_libraries(test_grid_solvers PRIVATE cloudburst_test_main cloudburst_hdf5
+  cloudburst_warnings)
+target_compile_definitions(test_grid_solvers PRIVATE CLOUDBURST_EXE="$<TARGET_FILE:cloudburst>"
+  CLOUDBURST_SOURCE_DIR="${PROJECT_SOURCE_DIR}" CLOUDBURST_MPIEXEC="${MPIEXEC_EXECUTABLE}")
+add_dependencies(test_grid_solvers cloudburst)
+foreach(solver scalar weather cfd)
+  add_test(NAME test_grid_solvers_${solver} COMMAND test_grid_solvers "[${solver}]"
+    WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
+  set_tests_properties(test_grid_solvers_${solver} PROPERTIES ENVIRONMENT "${CLOUDBURST_TEST_ENV}"
+    LABELS "cli;mpi;restart;${solver}" PROCESSORS 2 TIMEOUT 900)
 endforeach()
 
-# batch use (issue 5): wall-time limits, submit --dry-run, quoting, the requeue
+# every case file in cases/: `check`, then two steps on 2 ranks
+add_executable(test_cases test_cases.cpp cli_runner.cpp)
+target_link_libraries(test_cases PRIVATE cloudburst_test_main cloudburst_hdf5 cloudburst_warnings)
+target_compile_definitions(test_cases PRIVATE CLOUDBURST_EXE="$<TARGET_FILE:cloudburst>"
+  CLOUDBURST_SOURCE_DIR="${PROJECT_SOURCE_DIR}" CLOUDBURST_MPIEXEC="${MPIEXEC_EXECUTABLE}")
+add_dependencies(test_cases cloudburst)
+add_test(NAME test_cases COMMAND test_cases WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
+set_tests_properties(test_cases PROPERTIES ENVIRONMENT "${CLOUDBURST_TEST_ENV}" LABELS "cli;cases"
+  PROCESSORS 2 TIMEOUT 900)
+
+# batch use: wall-time limits, submit --dry-run, quoting, the requeue
 # wrapper -- all without a cluster
 cloudburst_test(test_batch SOURCES test_batch.cpp cli_runner.cpp
   LIBS cloudburst::core cloudburst_hdf5 RANKS 1 LABELS "cli;batch;restart")
@@ -81,7 +103,7 @@ add_test(NAME test_slurm
 set_tests_properties(test_slurm PROPERTIES ENVIRONMENT "${CLOUDBURST_TEST_ENV}" LABELS "slurm;batch"
   PROCESSORS 2 RESOURCE_LOCK slurm TIMEOUT 600 SKIP_RETURN_CODE 4)
 
-# CFD validation (issue 6): the exact Riemann solver (validation/cfd) against
+# CFD validation: the exact Riemann solver (validation/cfd) against
 # Toro's tables, then the case files of cases/cfd run by `cloudburst` against
 # exact solutions and symmetries (validation/report.md has the long runs)
 cloudburst_test(test_cfd_validation SOURCES test_cfd_validation.cpp test_cfd_exact_riemann.cpp
@@ -96,10 +118,11 @@ add_dependencies(test_cfd_vortex cloudburst)
 # when cores are shared
 set_tests_properties(test_cfd_validation test_cfd_vortex PROPERTIES TIMEOUT 1200)
 
-# MD engine (issue 7): kernels and lattice/velocity setup against LAMMPS's
+# MD engine: kernels and lattice/velocity setup against LAMMPS's
 # numbers; whole runs (bench/in.lj and melt thermo on 1, 2, 4 ranks, NVE
 # drift, restart, thin decomposition refused)
 cloudburst_test(test_md SOURCES test_md.cpp LIBS cloudburst::md RANKS 1 LABELS "md;kernels;solver")
+cloudburst_test(test_md_distribution SOURCES test_md_distribution.cpp LIBS cloudburst::md RANKS 1 2 4 LABELS "md;mpi")
 cloudburst_test(test_md_runs SOURCES test_md_runs.cpp cli_runner.cpp
   LIBS cloudburst_hdf5 RANKS 1 LABELS "md;cli;mpi;restart;validation")
 add_dependencies(test_md_runs cloudburst)

@@ -57,11 +57,21 @@ inline std::string toml_key(std::string_view key) {
 }
 
 // TOML spelling of a C++ value.
-inline std::string spell(bool v) { return v ? "true" : "false"; }
-inline std::string spell(int v) { return std::to_string(v); }
-inline std::string spell(long v) { return std::to_string(v); }
-inline std::string spell(double v) { return toml_float(v); }
-inline std::string spell(const std::string& v) { return toml_string(v); }
+inline std::string spell(bool v) {
+  return v ? "true" : "false";
+}
+inline std::string spell(int v) {
+  return std::to_string(v);
+}
+inline std::string spell(long v) {
+  return std::to_string(v);
+}
+inline std::string spell(double v) {
+  return toml_float(v);
+}
+inline std::string spell(const std::string& v) {
+  return toml_string(v);
+}
 template <class C>
 auto spell(const C& items) -> decltype(items.begin(), std::string()) {
   std::string out = "[";

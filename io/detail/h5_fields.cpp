@@ -112,12 +112,6 @@ OwnedSlab owned_slab(const Decomposition& decomposition) {
   return slab;
 }
 
-H5Handle collective_transfer() {
-  H5Handle dxpl = checked(H5Pcreate(H5P_DATASET_XFER), H5Pclose, "transfer properties");
-  check(H5Pset_dxpl_mpio(dxpl, H5FD_MPIO_COLLECTIVE), "collective transfer");
-  return dxpl;
-}
-
 // Calls `visit(host, indices)` once per distinct view, with a host copy of the
 // view and the indices of the components that live in it.
 template <class Visit>
@@ -214,6 +208,12 @@ H5Handle file_access(MPI_Comm comm) {
   return fapl;
 }
 }  // namespace
+
+H5Handle collective_transfer() {
+  H5Handle dxpl = checked(H5Pcreate(H5P_DATASET_XFER), H5Pclose, "transfer properties");
+  check(H5Pset_dxpl_mpio(dxpl, H5FD_MPIO_COLLECTIVE), "collective transfer");
+  return dxpl;
+}
 
 H5Handle create_file(const std::string& path, MPI_Comm comm) {
   H5Handle fapl = file_access(comm);

@@ -70,6 +70,8 @@ hid_t real_type();
 
 // Files. `comm` selects the MPI-IO driver (collective); MPI_COMM_NULL opens
 // with the default serial driver (one rank probing or reading attributes).
+// Dataset transfer properties for collective MPI-IO reads and writes.
+H5Handle collective_transfer();
 H5Handle create_file(const std::string& path, MPI_Comm comm);
 H5Handle open_file(const std::string& path, MPI_Comm comm);
 H5Handle create_group(hid_t parent, const std::string& name);

@@ -85,12 +85,6 @@ RowSelection select_rows(const RowSlice& slice, int width) {
   return s;
 }
 
-H5Handle collective_transfer() {
-  H5Handle dxpl = checked(H5Pcreate(H5P_DATASET_XFER), H5Pclose, "transfer properties");
-  check(H5Pset_dxpl_mpio(dxpl, H5FD_MPIO_COLLECTIVE), "collective transfer");
-  return dxpl;
-}
-
 }  // namespace
 
 AtomTable gather_sorted_by_id(MPI_Comm comm, const AtomTable& local, int root) {

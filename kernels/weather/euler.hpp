@@ -3,16 +3,20 @@
 // github.com/mrnorman/miniWeather, documentation/miniWeather_documentation.pdf):
 // state = (rho', rho u, rho w, (rho theta)', rho v) about a hydrostatic
 // background rho_bar(z), theta_bar(z); pressure p = C0 (rho theta)^gamma.
+// The tendencies (kernels/weather/flux.hpp, tendency.hpp) compute in `real`;
+// the initial conditions and diagnostics of solvers/weather in double.
 #pragma once
 
 #include "core/kokkos_compat.hpp"
+#include "core/types.hpp"
 
 namespace cb::kernels::weather {
 
 // Variable indices; rho v exists in 3-D runs only (the 2-D layout is miniWeather's).
 enum Var : int { dens = 0, umom = 1, wmom = 2, rhot = 3, vmom = 4 };
 
-// Physical constants as miniWeather defines them.
+// Physical constants as miniWeather defines them (exact in double; kernels
+// computing in `real` convert them).
 constexpr double grav = 9.8;                              // m / s^2
 constexpr double cp = 1004.0;                             // J / (kg K)
 constexpr double cv = 717.0;                              // J / (kg K)
@@ -21,24 +25,10 @@ constexpr double p0 = 1.0e5;                              // Pa
 constexpr double gamm = 1.40027894002789400278940027894;  // cp / cv
 constexpr double C0 = 27.5629410929725921310572974482;    // rd^gamma p0^(-rd/cv)
 
-KOKKOS_INLINE_FUNCTION double pressure(double rho_theta) {
-  return C0 * math::pow(rho_theta, gamm);
-}
-
-// Fourth-order interface value from four cell averages s0 | s1 [face] s2 | s3.
-KOKKOS_INLINE_FUNCTION double interpolate4(double s0, double s1, double s2, double s3) {
-  return -s0 / 12 + 7 * s1 / 12 + 7 * s2 / 12 - s3 / 12;
-}
-
-// The third difference across the face, for fourth-order hyperviscosity.
-KOKKOS_INLINE_FUNCTION double third_difference(double s0, double s1, double s2, double s3) {
-  return -s0 + 3 * s1 - 3 * s2 + s3;
-}
-
-// Hyperviscosity coefficient of a directional RK stage of length dt_stage:
-// -beta dx / (16 dt_stage) (miniWeather; beta in [0, 1] sets the strength).
-KOKKOS_INLINE_FUNCTION double hyperviscosity(double beta, double dx, double dt_stage) {
-  return -beta * dx / (16 * dt_stage);
+// Equation of state p = C0 (rho theta)^gamma, in the precision of its argument.
+template <class T>
+KOKKOS_INLINE_FUNCTION T pressure(T rho_theta) {
+  return T(C0) * math::pow(rho_theta, T(gamm));
 }
 
 // Hydrostatic background of constant potential temperature theta0 = 300 K:

@@ -14,6 +14,7 @@
 // neighbours then skip the flux correction, and it counts in fallback_faces.
 // Each flux depends only on the cells around it, the same on any rank count.
 #include "kernels/cfd/fourth_order.hpp"
+#include "core/axis_dispatch.hpp"
 #include "solvers/cfd/fluxes.hpp"
 
 namespace cb::cfd {
@@ -206,9 +207,8 @@ void CfdSolver::compute_fourth_order_fluxes() {
     if (!p.active[axis]) continue;
     const FourthOrderViews v{primitive_,  average_primitive_, face_state_,
                              point_flux_, flux_[axis],        fallback_faces_};
-    if (axis == 0) axis_fluxes<0>(v, params_.riemann, p, r, ghost_);
-    if (axis == 1) axis_fluxes<1>(v, params_.riemann, p, r, ghost_);
-    if (axis == 2) axis_fluxes<2>(v, params_.riemann, p, r, ghost_);
+    with_axis(axis,
+              [&](auto a) { axis_fluxes<decltype(a)::value>(v, params_.riemann, p, r, ghost_); });
   }
 }
 

@@ -1,5 +1,6 @@
 #include "solvers/cfd/params.hpp"
 
+#include "core/local_grid.hpp"
 #include "io/run_params.hpp"
 
 #include <algorithm>
@@ -57,16 +58,6 @@ CaseDefaults defaults_for(Case kind) {
   }
   if (kind == Case::kelvin_helmholtz) d.gamma = 5.0 / 3.0;
   return d;
-}
-
-void read_grid(io::CaseFile& file, Params& p, const CaseDefaults& d) {
-  GridGeometry& g = p.geometry;
-  g.cells = file.require<Int3>("grid", "cells", io::Bounds::at_least(1));
-  g.lo = file.get<std::array<double, 3>>("grid", "lo", d.lo);
-  g.hi = file.get<std::array<double, 3>>("grid", "hi", d.hi);
-  for (int a = 0; a < 3; ++a) {
-    if (!(g.hi[a] > g.lo[a])) file.fail("grid", "hi", "[grid] hi must exceed lo on every axis");
-  }
 }
 
 void read_numerics(io::CaseFile& file, Params& p, const CaseDefaults& d) {
@@ -248,7 +239,7 @@ Params read_params(io::CaseFile& file) {
   p.case_name = file.choice("run", "case", case_names);
   p.kind = index_of<Case>(case_names, p.case_name);
   const CaseDefaults d = defaults_for(p.kind);
-  read_grid(file, p, d);
+  p.geometry = io::read_grid(file, d.lo, d.hi);
   read_numerics(file, p, d);
   read_initial(file, p);
   read_viscosity(file, p);
@@ -265,18 +256,13 @@ Params read_params(io::CaseFile& file) {
 }
 
 double field_bytes(const Params& params, int ranks) {
-  const Int3 g = ghost_widths(params.geometry.cells, params.halo());
-  double padded = 1.0;
   int axes = 0;
-  for (int a = 0; a < 3; ++a) {
-    padded *= params.geometry.cells[a] + 2.0 * g[a];
-    axes += params.geometry.cells[a] > 1;
-  }
+  for (int a = 0; a < 3; ++a) axes += params.geometry.cells[a] > 1;
   // state, stage start, primitives, one face-flux array per used axis, derived output
   // fields; fourth order: averaged primitives, face states (2), point fluxes (+ flag)
   double vars = kernels::cfd::variables * (3.0 + axes + 1.0);
   if (params.fourth_order) vars += kernels::cfd::variables * 4.0 + 1.0;
-  return vars * padded * sizeof(real) / ranks;
+  return vars * padded_global_cells(params.geometry, params.halo()) * sizeof(real) / ranks;
 }
 
 std::vector<std::string> output_field_names() {

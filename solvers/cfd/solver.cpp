@@ -22,10 +22,6 @@ using kernels::cfd::Primitive;
 using kernels::cfd::Reconstruction;
 using kernels::cfd::RiemannSolver;
 
-Field padded_field(const std::string& label, int vars, const Int3& n, const Int3& g) {
-  return Field(label, vars, n[2] + 2 * g[2], n[1] + 2 * g[1], n[0] + 2 * g[0]);
-}
-
 // The initial U of cell (k, j, i): the mean over the product Gauss rule with
 // nodes.x/y/z (1: the centre; 3: kernels/cfd/fourth_order.hpp) points per axis.
 KOKKOS_INLINE_FUNCTION kernels::cfd::Conserved cell_state(const CaseSetup& c, const LocalGrid& grid,
@@ -128,10 +124,11 @@ void launch_fluxes(RiemannSolver s, const Fluxes& f, const FluxParams& p, const 
 
 }  // namespace
 
-CfdSolver::CfdSolver(const Params& params, const Decomposition& decomposition)
+CfdSolver::CfdSolver(const Params& params, const Decomposition& decomposition,
+                     const RunContext& context)
     : params_(params),
       decomposition_(decomposition),
-      halo_(decomposition, params.halo(), kernels::cfd::variables),
+      halo_(decomposition, params.halo(), kernels::cfd::variables, context.comm),
       ghost_(ghost_widths(params.geometry.cells, params.halo())),
       fallback_faces_("cfd::fallback_faces") {
   const Int3& n = decomposition.local_cells();

@@ -17,9 +17,10 @@ namespace cb::cfd {
 
 using Counter = Kokkos::View<long long, MemSpace>;
 
-class CfdSolver : public Solver {
+class CfdSolver : public GridSolver {
  public:
-  CfdSolver(const Params& params, const Decomposition& decomposition);
+  CfdSolver(const Params& params, const Decomposition& decomposition,
+            const RunContext& context = {});
 
   std::string name() const override { return "cfd"; }
   std::string case_name() const override { return params_.case_name; }

@@ -7,6 +7,8 @@
 #include "core/types.hpp"
 
 #include <cstdint>
+#include <string>
+#include <type_traits>
 
 namespace cb::md {
 
@@ -19,20 +21,42 @@ using ImageView = Kokkos::View<int* [3], MemSpace>;
 // (sx + 1) + 3 (sy + 1) + 9 (sz + 1) for shifts s in {-1, 0, 1} box lengths.
 constexpr int owned_image_code = 13;
 
+// Which atoms carry a per-atom property: owned atoms only, or their ghost
+// copies too (sent with the positions when ghosts are rebuilt).
+enum class Reach { owned, ghosts };
+
 struct Atoms {
   int nlocal = 0;
   int nghost = 0;
   std::int64_t total = 0;  // over all ranks
-  // Owned and ghost.
+  // Owned and ghost, handled by each exchange itself: the position (shifted
+  // across periodic faces; it decides which rank owns an atom), the force
+  // (recomputed every step; ghost shares go home by reverse communication)
+  // and the periodic image code of a ghost (owned_image_code when owned).
   Vec3View x, f;
+  IntView code;
+  // The per-atom properties of for_each_property.
   IdView id;
-  IntView type;  // 1-based
-  IntView code;  // image code (owned_image_code for owned atoms)
-  // Owned only.
-  Vec3View v;
-  ImageView image;   // LAMMPS image flags
-  Vec3View x_build;  // positions at the last neighbour build
-  Vec3View x_ref;    // unwrapped positions when the MSD reference was taken
+  IntView type;      // 1-based
+  Vec3View v;        // owned only
+  ImageView image;   // LAMMPS image flags (owned only)
+  Vec3View x_build;  // positions at the last neighbour build (owned only)
+  Vec3View x_ref;    // unwrapped positions when the MSD reference was taken (owned only)
+
+  // Every per-atom property besides x, f and code, listed once: allocation,
+  // growth, the records that carry an owned atom to another rank (migration,
+  // loading, restart: atom_records.hpp), the id-order sort and the ghost copies
+  // (Reach::ghosts) iterate this list. A new property (charge q, molecule id)
+  // is a member above and one line here. Calls visit(label, view, reach).
+  template <class Self, class Visit>
+  static void for_each_property(Self& atoms, Visit&& visit) {
+    visit("md::id", atoms.id, Reach::ghosts);
+    visit("md::type", atoms.type, Reach::ghosts);
+    visit("md::v", atoms.v, Reach::owned);
+    visit("md::image", atoms.image, Reach::owned);
+    visit("md::x_build", atoms.x_build, Reach::owned);
+    visit("md::x_ref", atoms.x_ref, Reach::owned);
+  }
 
   int nall() const { return nlocal + nghost; }
   int capacity() const { return static_cast<int>(x.extent(0)); }
@@ -43,25 +67,18 @@ struct Atoms {
     const int grown = n + n / 5 + 64;
     Kokkos::resize(x, grown);
     Kokkos::resize(f, grown);
-    Kokkos::resize(id, grown);
-    Kokkos::resize(type, grown);
     Kokkos::resize(code, grown);
-    Kokkos::resize(v, grown);
-    Kokkos::resize(image, grown);
-    Kokkos::resize(x_build, grown);
-    Kokkos::resize(x_ref, grown);
+    for_each_property(*this,
+                      [grown](const char*, auto& view, Reach) { Kokkos::resize(view, grown); });
   }
 
   void allocate(int n) {
     x = Vec3View("md::x", 0);
     f = Vec3View("md::f", 0);
-    id = IdView("md::id", 0);
-    type = IntView("md::type", 0);
     code = IntView("md::image_code", 0);
-    v = Vec3View("md::v", 0);
-    image = ImageView("md::image", 0);
-    x_build = Vec3View("md::x_build", 0);
-    x_ref = Vec3View("md::x_ref", 0);
+    for_each_property(*this, [](const char* label, auto& view, Reach) {
+      view = std::decay_t<decltype(view)>(std::string(label), 0);
+    });
     reserve(n);
   }
 };

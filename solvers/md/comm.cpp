@@ -8,7 +8,6 @@
 namespace cb::md {
 namespace {
 
-constexpr int border_width = 6;    // x, y, z, id, type, image code
 constexpr int position_width = 3;  // x, y, z (forward) or fx, fy, fz (reverse)
 constexpr int code_stride[3] = {1, 3, 9};
 
@@ -16,7 +15,8 @@ using Policy = Kokkos::RangePolicy<ExecSpace>;
 
 }  // namespace
 
-AtomComm::AtomComm(const Decomposition& decomposition, const LocalBox& box, double rcomm)
+AtomComm::AtomComm(const Decomposition& decomposition, const LocalBox& box, double rcomm,
+                   const CommOptions& options)
     : comm_(decomposition.comm()),
       rank_(decomposition.rank()),
       dims_(decomposition.dims()),
@@ -32,37 +32,32 @@ AtomComm::AtomComm(const Decomposition& decomposition, const LocalBox& box, doub
       const bool wraps = side == 0 ? decomposition.coords()[axis] == 0
                                    : decomposition.coords()[axis] == dims_[axis] - 1;
       if (wraps && decomposition.periodic()[axis]) {
-        s.shift[axis] = side == 0 ? box.length(axis) : -box.length(axis);
-        s.code_shift = side == 0 ? code_stride[axis] : -code_stride[axis];
+        s.shift.x[axis] = side == 0 ? box.length(axis) : -box.length(axis);
+        s.shift.code = side == 0 ? code_stride[axis] : -code_stride[axis];
       }
       s.send_list = IntView("md::send_list", 1024);
       swaps_.push_back(s);
     }
   }
-  send_ = BufferView("md::comm_send", 4096);
-  recv_ = BufferView("md::comm_recv", 4096);
-  send_host_ = Kokkos::create_mirror_view(send_);
-  recv_host_ = Kokkos::create_mirror_view(recv_);
-  flags_ = IntView("md::migrate_flags", 1024);
+  send_ = MessageBuffer<double>("md::comm_send", 4096, options);
+  recv_ = MessageBuffer<double>("md::comm_recv", 4096, options);
+  leaving_ = IntView("md::migrate_leaving", 1024);
+  staying_ = IntView("md::migrate_staying", 1024);
+  accepted_ = IntView("md::migrate_accepted", 1024);
   slot_ = IntView("md::migrate_slot", 1024);
+  order_ = IntView("md::migrate_order", 1024);
   arrival_ids_ = IdView("md::migrate_arrival_ids", 64);
 }
 
 void AtomComm::reserve_buffers(std::size_t doubles) {
-  if (doubles > send_.extent(0)) {
-    Kokkos::resize(send_, doubles + doubles / 4);
-    send_host_ = Kokkos::create_mirror_view(send_);
-  }
-  if (doubles > recv_.extent(0)) {
-    Kokkos::resize(recv_, doubles + doubles / 4);
-    recv_host_ = Kokkos::create_mirror_view(recv_);
-  }
+  if (doubles > send_.size()) send_.reserve(doubles + doubles / 4);
+  if (doubles > recv_.size()) recv_.reserve(doubles + doubles / 4);
 }
 
 int AtomComm::exchange(int send_rank, int recv_rank, int nsend, int width) {
   if (send_rank == rank_ && recv_rank == rank_) {
     const std::pair<std::size_t, std::size_t> part(0, std::size_t(nsend) * width);
-    Kokkos::deep_copy(Kokkos::subview(recv_, part), Kokkos::subview(send_, part));
+    Kokkos::deep_copy(Kokkos::subview(recv_.device(), part), Kokkos::subview(send_.device(), part));
     return nsend;
   }
   int nrecv = 0;
@@ -70,12 +65,9 @@ int AtomComm::exchange(int send_rank, int recv_rank, int nsend, int width) {
   MPI_Sendrecv(&count, 1, MPI_INT, send_rank, 0, &nrecv, 1, MPI_INT, recv_rank, 0, comm_,
                MPI_STATUS_IGNORE);
   reserve_buffers(std::size_t(std::max(count, nrecv)) * width);
-  const std::pair<std::size_t, std::size_t> out(0, std::size_t(count) * width);
-  const std::pair<std::size_t, std::size_t> in(0, std::size_t(nrecv) * width);
-  Kokkos::deep_copy(Kokkos::subview(send_host_, out), Kokkos::subview(send_, out));
-  MPI_Sendrecv(send_host_.data(), count * width, MPI_DOUBLE, send_rank, 1, recv_host_.data(),
-               nrecv * width, MPI_DOUBLE, recv_rank, 1, comm_, MPI_STATUS_IGNORE);
-  Kokkos::deep_copy(Kokkos::subview(recv_, in), Kokkos::subview(recv_host_, in));
+  MPI_Sendrecv(send_.outgoing(std::size_t(count) * width), count * width, MPI_DOUBLE, send_rank, 1,
+               recv_.incoming(), nrecv * width, MPI_DOUBLE, recv_rank, 1, comm_, MPI_STATUS_IGNORE);
+  recv_.received(std::size_t(nrecv) * width);
   return nrecv;
 }
 
@@ -104,54 +96,25 @@ int AtomComm::select_border_atoms(Swap& swap, const Atoms& atoms, int nlast) {
   return 0;  // unreachable: the second attempt always fits
 }
 
-void AtomComm::pack_positions(const Swap& swap, const Atoms& atoms, int width) {
-  reserve_buffers(std::size_t(swap.nsend) * width);
+// Ghost positions of a swap, shifted across a periodic face (forward).
+void AtomComm::pack_positions(const Swap& swap, const Atoms& atoms) {
+  reserve_buffers(std::size_t(swap.nsend) * position_width);
   const auto list = swap.send_list;
   const auto x = atoms.x;
-  const auto id = atoms.id;
-  const auto type = atoms.type;
-  const auto code = atoms.code;
-  const auto buffer = send_;
-  const double sx = swap.shift[0], sy = swap.shift[1], sz = swap.shift[2];
-  const int code_shift = swap.code_shift;
+  const auto buffer = send_.device();
+  const double sx = swap.shift.x[0], sy = swap.shift.x[1], sz = swap.shift.x[2];
   Kokkos::parallel_for(
       "md::pack_positions", Policy(0, swap.nsend), KOKKOS_LAMBDA(int k) {
         const int i = list(k);
-        double* out = &buffer(std::size_t(k) * width);
-        out[0] = x(i, 0) + sx;
-        out[1] = x(i, 1) + sy;
-        out[2] = x(i, 2) + sz;
-        if (width == border_width) {
-          out[3] = static_cast<double>(id(i));
-          out[4] = type(i);
-          out[5] = code(i) + code_shift;
-        }
-      });
-}
-
-void AtomComm::unpack_border(const Swap& swap, Atoms& atoms) {
-  const auto x = atoms.x;
-  const auto id = atoms.id;
-  const auto type = atoms.type;
-  const auto code = atoms.code;
-  const auto buffer = recv_;
-  const int first = swap.first_recv;
-  Kokkos::parallel_for(
-      "md::unpack_border", Policy(0, swap.nrecv), KOKKOS_LAMBDA(int k) {
-        const double* in = &buffer(std::size_t(k) * border_width);
-        const int g = first + k;
-        x(g, 0) = in[0];
-        x(g, 1) = in[1];
-        x(g, 2) = in[2];
-        id(g) = static_cast<std::int64_t>(in[3]);
-        type(g) = static_cast<int>(in[4]);
-        code(g) = static_cast<int>(in[5]);
+        buffer(std::size_t(k) * 3) = x(i, 0) + sx;
+        buffer(std::size_t(k) * 3 + 1) = x(i, 1) + sy;
+        buffer(std::size_t(k) * 3 + 2) = x(i, 2) + sz;
       });
 }
 
 void AtomComm::unpack_positions(const Swap& swap, Atoms& atoms) {
   const auto x = atoms.x;
-  const auto buffer = recv_;
+  const auto buffer = recv_.device();
   const int first = swap.first_recv;
   Kokkos::parallel_for(
       "md::unpack_positions", Policy(0, swap.nrecv), KOKKOS_LAMBDA(int k) {
@@ -165,18 +128,20 @@ void AtomComm::borders(Atoms& atoms) {
   for (Swap& swap : swaps_) {
     if (swap.side == 0) nlast = atoms.nall();  // both swaps of an axis send the same atoms
     swap.nsend = swap.send_rank == MPI_PROC_NULL ? 0 : select_border_atoms(swap, atoms, nlast);
-    pack_positions(swap, atoms, border_width);
+    const int width = ghost_record_width(atoms);
+    reserve_buffers(std::size_t(swap.nsend) * width);
+    pack_ghosts(atoms, swap.send_list, swap.nsend, swap.shift, send_.device());
     swap.first_recv = atoms.nall();
-    swap.nrecv = exchange(swap.send_rank, swap.recv_rank, swap.nsend, border_width);
+    swap.nrecv = exchange(swap.send_rank, swap.recv_rank, swap.nsend, width);
     atoms.reserve(atoms.nall() + swap.nrecv);
-    unpack_border(swap, atoms);
+    unpack_ghosts(recv_.device(), swap.nrecv, atoms, swap.first_recv);
     atoms.nghost += swap.nrecv;
   }
 }
 
 void AtomComm::forward(Atoms& atoms) {
   for (const Swap& swap : swaps_) {
-    pack_positions(swap, atoms, position_width);
+    pack_positions(swap, atoms);
     exchange(swap.send_rank, swap.recv_rank, swap.nsend, position_width);
     unpack_positions(swap, atoms);
   }
@@ -185,7 +150,7 @@ void AtomComm::forward(Atoms& atoms) {
 void AtomComm::pack_ghost_forces(const Swap& swap, const Vec3View& field) {
   reserve_buffers(std::size_t(swap.nrecv) * 3);
   const auto f = field;
-  const auto buffer = send_;
+  const auto buffer = send_.device();
   const int first = swap.first_recv;
   Kokkos::parallel_for(
       "md::pack_ghost_forces", Policy(0, swap.nrecv), KOKKOS_LAMBDA(int k) {
@@ -196,7 +161,7 @@ void AtomComm::pack_ghost_forces(const Swap& swap, const Vec3View& field) {
 void AtomComm::add_ghost_forces(const Swap& swap, const Vec3View& field) {
   const auto f = field;
   const auto list = swap.send_list;
-  const auto buffer = recv_;
+  const auto buffer = recv_.device();
   Kokkos::parallel_for(
       "md::add_ghost_forces", Policy(0, swap.nsend), KOKKOS_LAMBDA(int k) {
         const int i = list(k);
@@ -241,13 +206,14 @@ std::int64_t AtomComm::wrap_and_migrate(Atoms& atoms) {
     if (dims_[axis] == 1) continue;
     const int leaving = pack_leavers(atoms, axis);
     const int kept = atoms.nlocal;
+    const int width = owned_record_width(atoms);
     const int low = swaps_[2 * axis].send_rank, high = swaps_[2 * axis + 1].send_rank;
     // Every leaver goes to both neighbours (one when they are the same rank);
     // each keeps the atoms inside its own sub-box.
-    int arrived = exchange(low, high, leaving, migrate_width);
+    int arrived = exchange(low, high, leaving, width);
     unpack_arrivals(atoms, axis, arrived);
     if (high != low) {
-      arrived = exchange(high, low, leaving, migrate_width);
+      arrived = exchange(high, low, leaving, width);
       unpack_arrivals(atoms, axis, arrived);
     }
     merge_arrivals(atoms, kept);

@@ -13,22 +13,24 @@
 //    between rebuilds), which keep those inside their own sub-box. Owned
 //    atoms stay in id order (arrivals are merged in), so the order in which
 //    forces are summed is the same after a restart (load_particles sorts too).
-// Packing runs on the device; MPI buffers are staged through host mirrors (a
-// rank that is its own neighbour copies on the device without MPI).
+// Atoms travel as the records of atom_records.hpp (every listed per-atom
+// property). Packing runs on the device; MPI sees the device buffers or host
+// mirrors as [parallel] gpu_aware_mpi says (cb::MessageBuffer); a rank that is
+// its own neighbour copies on the device without MPI.
 #pragma once
 
 #include "core/decomposition.hpp"
-#include "solvers/md/atoms.hpp"
+#include "core/message_buffer.hpp"
+#include "solvers/md/atom_records.hpp"
 
 #include <vector>
 
 namespace cb::md {
 
-using BufferView = Kokkos::View<double*, MemSpace>;
-
 class AtomComm {
  public:
-  AtomComm(const Decomposition& decomposition, const LocalBox& box, double rcomm);
+  AtomComm(const Decomposition& decomposition, const LocalBox& box, double rcomm,
+           const CommOptions& options = {});
 
   void borders(Atoms& atoms);
   void forward(Atoms& atoms);
@@ -38,21 +40,16 @@ class AtomComm {
   // migrates. Returns the atom count over all ranks afterwards.
   std::int64_t wrap_and_migrate(Atoms& atoms);
 
-  // Doubles per migrating atom: x, v, id, type, image flags, MSD reference.
-  static constexpr int migrate_width = 14;
-
   // Public for the CUDA extended-lambda rule; not part of the interface.
   struct Swap {
     int axis = 0, side = 0;
     int send_rank = 0, recv_rank = 0;
-    double shift[3] = {0, 0, 0};
-    int code_shift = 0;
+    GhostShift shift;  // across a periodic face
     int nsend = 0, nrecv = 0, first_recv = 0;
     IntView send_list;
   };
   int select_border_atoms(Swap& swap, const Atoms& atoms, int nlast);
-  void pack_positions(const Swap& swap, const Atoms& atoms, int width);
-  void unpack_border(const Swap& swap, Atoms& atoms);
+  void pack_positions(const Swap& swap, const Atoms& atoms);
   void unpack_positions(const Swap& swap, Atoms& atoms);
   void pack_ghost_forces(const Swap& swap, const Vec3View& field);
   void add_ghost_forces(const Swap& swap, const Vec3View& field);
@@ -73,11 +70,12 @@ class AtomComm {
   LocalBox box_;
   double rcomm_;
   std::vector<Swap> swaps_;
-  BufferView send_, recv_;
-  BufferView::host_mirror_type send_host_, recv_host_;
-  IntView flags_;       // scratch per owned atom (migration)
-  IntView slot_;        // place of each owned atom in id order (migration)
-  IdView arrival_ids_;  // ids of the arrivals in order (migration)
+  MessageBuffer<double> send_, recv_;
+  // Migration scratch: owned atoms leaving and staying along an axis, the
+  // received records kept, each atom's place in id order and the atom at
+  // each place, the ids of the arrivals in order.
+  IntView leaving_, staying_, accepted_, slot_, order_;
+  IdView arrival_ids_;
 };
 
 }  // namespace cb::md

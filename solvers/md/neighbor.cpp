@@ -16,6 +16,19 @@ KOKKOS_INLINE_FUNCTION int bin_coordinate(double x, double lo, double inv_size, 
   return b < 0 ? 0 : (b >= n ? n - 1 : b);
 }
 
+// Inserts (key, atom) into the first n entries of a row kept sorted by key.
+KOKKOS_INLINE_FUNCTION void insert_sorted(std::int64_t* keys, int* atoms, int n, std::int64_t key,
+                                          int atom) {
+  int slot = n;
+  while (slot > 0 && keys[slot - 1] > key) {
+    keys[slot] = keys[slot - 1];
+    atoms[slot] = atoms[slot - 1];
+    --slot;
+  }
+  keys[slot] = key;
+  atoms[slot] = atom;
+}
+
 }  // namespace
 
 NeighborList::NeighborList(double cutoff_max, bool half) : cutoff_(cutoff_max), half_(half) {
@@ -158,9 +171,7 @@ int NeighborList::fill_rows(const Atoms& atoms, const CutoffTable& cutsq, const 
         int n = 0;
         for (int s = 0; s < nstencil; ++s) {
           const int cx = bx + stencil(s, 0), cy = by + stencil(s, 1), cz = bz + stencil(s, 2);
-          if (cx < 0 || cy < 0 || cz < 0 || cx >= grid.n[0] || cy >= grid.n[1] || cz >= grid.n[2]) {
-            continue;
-          }
+          if (!grid.contains(cx, cy, cz)) continue;
           const int c = (cz * grid.n[1] + cy) * grid.n[0] + cx;
           const int end = offset(c) + count(c);
           for (int k = offset(c); k < end; ++k) {
@@ -171,22 +182,14 @@ int NeighborList::fill_rows(const Atoms& atoms, const CutoffTable& cutsq, const 
             const double reach = OneType ? cutsq_one : cutsq(ti, type(j));
             if (dx * dx + dy * dy + dz * dz >= reach) continue;
             if (n < row_buffer) {
-              int slot = n;
-              while (slot > 0 && row_key[slot - 1] > kj) {
-                row_key[slot] = row_key[slot - 1];
-                row_atom[slot] = row_atom[slot - 1];
-                --slot;
-              }
-              row_key[slot] = kj;
-              row_atom[slot] = j;
+              insert_sorted(row_key, row_atom, n, kj, j);
             } else if (n < capacity) {
               list(i, n) = j;  // past the buffer: sort_rows() places it
             }
             ++n;
           }
         }
-        int sorted = n;
-        if (sorted > row_buffer) sorted = row_buffer;
+        const int sorted = n < row_buffer ? n : row_buffer;
         if (n <= capacity) {
           for (int k = 0; k < sorted; ++k) list(i, k) = row_atom[k];
         }

@@ -44,6 +44,9 @@ class NeighborList {
     double inv_size[3] = {1, 1, 1};
     int n[3] = {1, 1, 1};
     int total() const { return n[0] * n[1] * n[2]; }
+    KOKKOS_INLINE_FUNCTION bool contains(int cx, int cy, int cz) const {
+      return cx >= 0 && cy >= 0 && cz >= 0 && cx < n[0] && cy < n[1] && cz < n[2];
+    }
   };
   Grid make_grid(const Atoms& atoms) const;
   void bin_atoms(const Atoms& atoms, const Grid& grid);

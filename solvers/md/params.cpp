@@ -212,11 +212,11 @@ Params read_params(io::CaseFile& file) {
   read_pair(file, p);
   read_neighbor(file, p);
   p.dt = file.get<double>("time", "dt", 0.005, io::Bounds::positive());
-  if (auto steps = file.find<long>("run", "steps", io::Bounds::non_negative())) {
-    p.steps = *steps;
-  } else if (auto end = file.find<double>("run", "end_time", io::Bounds::positive())) {
-    p.steps = std::lround(*end / p.dt);
-  }
+  // The run stops at whichever of steps and end_time comes first.
+  const auto steps = file.find<long>("run", "steps", io::Bounds::non_negative());
+  const auto end = file.find<double>("run", "end_time", io::Bounds::positive());
+  if (end) p.steps = std::lround(*end / p.dt);
+  if (steps) p.steps = end ? std::min(*steps, p.steps) : *steps;
   p.thermo_every = file.get<long>("thermo", "every_steps", 0, io::Bounds::non_negative());
   read_thermostat(file, p);
   read_compute(file, p);

@@ -1,5 +1,5 @@
 // Parameters of the molecular-dynamics solver, read from the case file
-// (DESIGN.md §9 and docs/solvers/md.md): [md], [pair], [neighbor], [thermo],
+// (docs/solvers/md.md): [md], [pair], [neighbor], [thermo],
 // [thermostat], [compute] and [time] dt. Reading validates everything; nothing
 // is allocated.
 #pragma once

@@ -1,6 +1,7 @@
-// Initial conditions of the lattice start (host code, run once).
+#include "solvers/md/setup.hpp"
+
+#include "kernels/md/lattice.hpp"
 #include "kernels/md/random.hpp"
-#include "solvers/md/solver.hpp"
 
 #include <cmath>
 

@@ -25,7 +25,7 @@ double global_max(double local, MPI_Comm comm) {
 }  // namespace
 
 std::vector<Diagnostic> ScalarSolver::diagnostics(double time) {
-  const CellGeometry cell = cell_geometry();
+  const LocalGrid cell = cell_geometry();
   const ExactSolution exact = exact_solution();
   const CellPolicy cells = owned_cells(decomposition_.local_cells(), ghost_);
   const Field q = q_;

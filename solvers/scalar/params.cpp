@@ -7,17 +7,6 @@
 
 namespace cb::scalar {
 
-GridGeometry read_grid(io::CaseFile& file) {
-  GridGeometry g;
-  g.cells = file.require<Int3>("grid", "cells", io::Bounds::at_least(1));
-  g.lo = file.get<std::array<double, 3>>("grid", "lo", {0.0, 0.0, 0.0});
-  g.hi = file.get<std::array<double, 3>>("grid", "hi", {1.0, 1.0, 1.0});
-  for (int d = 0; d < 3; ++d) {
-    if (!(g.hi[d] > g.lo[d])) file.fail("grid", "hi", "hi must exceed lo on every axis");
-  }
-  return g;
-}
-
 namespace {
 
 void read_numerics(io::CaseFile& file, Params& p) {
@@ -78,7 +67,7 @@ Params read_params(io::CaseFile& file) {
   Params p;
   p.case_name = file.choice("run", "case", {"sine", "gaussian"});
   p.profile = p.case_name == "gaussian" ? Profile::gaussian : Profile::sine;
-  p.geometry = read_grid(file);
+  p.geometry = io::read_grid(file, {0.0, 0.0, 0.0}, {1.0, 1.0, 1.0});
   p.geometry.periodic = {true, true, true};
   read_numerics(file, p);
   read_profile(file, p);

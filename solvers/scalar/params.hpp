@@ -38,7 +38,6 @@ constexpr int halo_width = 2;  // MUSCL needs two upwind cells
 Params read_params(io::CaseFile& file);
 
 // Reads [grid] cells, lo, hi (shared by grid solvers; `periodic` set by caller).
-GridGeometry read_grid(io::CaseFile& file);
 
 // Largest stable dt: cfl / (sum |u_d|/dx_d + 2 kappa sum 1/dx_d^2), the usual
 // combined advective-diffusive limit for explicit finite volumes.

@@ -47,23 +47,20 @@ KOKKOS_INLINE_FUNCTION real divergence_rhs(const Field& q, int k, int j, int i,
 }  // namespace
 
 double field_bytes(const Params& params, int ranks) {
-  const Int3 g = ghost_widths(params.geometry.cells, halo_width);
-  double padded = 1.0;
-  for (int d = 0; d < 3; ++d) padded *= params.geometry.cells[d] + 2.0 * g[d];
-  (void)ranks;  // ghost layers per rank are small next to the 3 fields counted here
-  return 3.0 * padded * sizeof(real) / ranks;
+  return 3.0 * padded_global_cells(params.geometry, halo_width) * sizeof(real) /
+         ranks;  // q, q0, rhs
 }
 
-ScalarSolver::ScalarSolver(const Params& params, const Decomposition& decomposition)
+ScalarSolver::ScalarSolver(const Params& params, const Decomposition& decomposition,
+                           const RunContext& context)
     : params_(params),
       decomposition_(decomposition),
-      halo_(decomposition, halo_width, 1),
+      halo_(decomposition, halo_width, 1, context.comm),
       ghost_(ghost_widths(params.geometry.cells, halo_width)) {
   const Int3& n = decomposition.local_cells();
-  const Int3& g = ghost_;
-  q_ = Field("scalar::q", 1, n[2] + 2 * g[2], n[1] + 2 * g[1], n[0] + 2 * g[0]);
-  q0_ = Field("scalar::q0", 1, n[2] + 2 * g[2], n[1] + 2 * g[1], n[0] + 2 * g[0]);
-  rhs_ = Field("scalar::rhs", 1, n[2] + 2 * g[2], n[1] + 2 * g[1], n[0] + 2 * g[0]);
+  q_ = padded_field("scalar::q", 1, n, ghost_);
+  q0_ = padded_field("scalar::q0", 1, n, ghost_);
+  rhs_ = padded_field("scalar::rhs", 1, n, ghost_);
   set_exact(0.0);
 }
 
@@ -86,19 +83,13 @@ ExactSolution ScalarSolver::exact_solution() const {
   return e;
 }
 
-CellGeometry ScalarSolver::cell_geometry() const {
-  CellGeometry c{};
-  for (int d = 0; d < 3; ++d) {
-    c.lo[d] = params_.geometry.lo[d];
-    c.h[d] = params_.geometry.spacing(d);
-    c.shift[d] = decomposition_.offset()[d] - ghost_[d];
-  }
-  return c;
+LocalGrid ScalarSolver::cell_geometry() const {
+  return make_local_grid(params_.geometry, decomposition_, ghost_);
 }
 
 void ScalarSolver::set_exact(double time) {
   const ExactSolution exact = exact_solution();
-  const CellGeometry cell = cell_geometry();
+  const LocalGrid cell = cell_geometry();
   const Field q = q_;
   Kokkos::parallel_for(
       "scalar::set_exact", owned_cells(decomposition_.local_cells(), ghost_),
@@ -146,6 +137,10 @@ void ScalarSolver::step(double /*time*/, double dt, PhaseTimer& timer) {
     compute_rhs();
     stage_update(scheme.stage[s], dt);
   }
+}
+
+std::vector<std::string> output_field_names() {
+  return {"q"};
 }
 
 }  // namespace cb::scalar

@@ -5,28 +5,17 @@
 
 #include "core/decomposition.hpp"
 #include "core/halo.hpp"
+#include "core/local_grid.hpp"
 #include "core/solver.hpp"
 #include "solvers/scalar/exact.hpp"
 #include "solvers/scalar/params.hpp"
 
 namespace cb::scalar {
 
-// Cell-centre coordinates of padded indices (k, j, i) on this rank, computed
-// from the global cell index so that every decomposition gives the same bits.
-struct CellGeometry {
-  double lo[3];  // domain origin
-  double h[3];   // spacing
-  int shift[3];  // global index = padded index + shift (offset - ghost)
-  KOKKOS_INLINE_FUNCTION void center(int k, int j, int i, double x[3]) const {
-    x[0] = lo[0] + (i + shift[0] + 0.5) * h[0];
-    x[1] = lo[1] + (j + shift[1] + 0.5) * h[1];
-    x[2] = lo[2] + (k + shift[2] + 0.5) * h[2];
-  }
-};
-
-class ScalarSolver : public Solver {
+class ScalarSolver : public GridSolver {
  public:
-  ScalarSolver(const Params& params, const Decomposition& decomposition);
+  ScalarSolver(const Params& params, const Decomposition& decomposition,
+               const RunContext& context = {});
 
   std::string name() const override { return "scalar"; }
   std::string case_name() const override { return params_.case_name; }
@@ -44,7 +33,7 @@ class ScalarSolver : public Solver {
   void set_exact(double time);
   const Field& q() const { return q_; }
   ExactSolution exact_solution() const;
-  CellGeometry cell_geometry() const;
+  LocalGrid cell_geometry() const;
 
   // Kernel launch sites. Public only because CUDA does not allow an extended
   // (__host__ __device__) lambda inside a private member function.
@@ -63,5 +52,8 @@ class ScalarSolver : public Solver {
 
 // Bytes of device memory the solver's fields take on one rank of `ranks`.
 double field_bytes(const Params& params, int ranks);
+
+// The fields [output] fields may name.
+std::vector<std::string> output_field_names();
 
 }  // namespace cb::scalar

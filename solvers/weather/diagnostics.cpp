@@ -136,13 +136,28 @@ void WeatherSolver::compute_derived() {
       });
 }
 
+// The output fields in output order, with their component of derived_
+// (compute_derived); "v" only in 3-D.
+struct DerivedField {
+  const char* name;
+  int component;
+};
+constexpr DerivedField derived_fields[] = {
+    {"theta_pert", 2}, {"u", 0}, {"w", 1}, {"rho_pert", 3}, {"v", 4}};
+
+std::vector<std::string> output_field_names(const Params& params) {
+  const int count = params.three_d() ? 5 : 4;
+  std::vector<std::string> names;
+  for (int n = 0; n < count; ++n) names.push_back(derived_fields[n].name);
+  return names;
+}
+
 std::vector<FieldComponent> WeatherSolver::output_fields() {
   compute_derived();
-  std::vector<FieldComponent> fields = {{"theta_pert", derived_, 2},
-                                        {"u", derived_, 0},
-                                        {"w", derived_, 1},
-                                        {"rho_pert", derived_, 3}};
-  if (params_.three_d()) fields.push_back({"v", derived_, 4});
+  std::vector<FieldComponent> fields;
+  const std::size_t count = output_field_names(params_).size();
+  for (std::size_t n = 0; n < count; ++n)
+    fields.push_back({derived_fields[n].name, derived_, derived_fields[n].component});
   return fields;
 }
 

@@ -30,19 +30,14 @@ CaseDefaults defaults_for(Case kind) {
 }
 
 void read_grid(io::CaseFile& file, Params& p, const CaseDefaults& d) {
+  p.geometry = io::read_grid(file, d.lo, d.hi);
   GridGeometry& g = p.geometry;
-  g.cells = file.require<Int3>("grid", "cells", io::Bounds::at_least(1));
   if (g.cells[0] < 4 || g.cells[2] < 4) {
     file.fail("grid", "cells",
               "[grid] cells: the weather solver needs at least 4 cells in x and z");
   }
   if (g.cells[1] > 1 && g.cells[1] < 4) {
     file.fail("grid", "cells", "[grid] cells: ny must be 1 (2-D, x-z plane) or at least 4 (3-D)");
-  }
-  g.lo = file.get<std::array<double, 3>>("grid", "lo", d.lo);
-  g.hi = file.get<std::array<double, 3>>("grid", "hi", d.hi);
-  for (int a = 0; a < 3; ++a) {
-    if (!(g.hi[a] > g.lo[a])) file.fail("grid", "hi", "[grid] hi must exceed lo on every axis");
   }
   if (g.lo[2] != 0.0) file.fail("grid", "lo", "[grid] lo: the ground must be at z = 0");
   const std::string lateral = file.choice("weather", "lateral_boundary", {"periodic", "wall"},

@@ -14,25 +14,20 @@ struct Quadrature {
                       0.277777777777777777777777777779};
 };
 
-Field padded_field(const char* label, int vars, const Int3& n, const Int3& g) {
-  return Field(std::string(label), vars, n[2] + 2 * g[2], n[1] + 2 * g[1], n[0] + 2 * g[0]);
-}
-
 }  // namespace
 
 double field_bytes(const Params& params, int ranks) {
-  const Int3 g = ghost_widths(params.geometry.cells, halo_width);
-  double padded = 1.0;
-  for (int a = 0; a < 3; ++a) padded *= params.geometry.cells[a] + 2.0 * g[a];
   const int vars = params.variables();
   // state, state_tmp, flux (vars each) and the derived output fields
-  return (3.0 * vars + vars) * padded * sizeof(real) / ranks;
+  return (3.0 * vars + vars) * padded_global_cells(params.geometry, halo_width) * sizeof(real) /
+         ranks;
 }
 
-WeatherSolver::WeatherSolver(const Params& params, const Decomposition& decomposition)
+WeatherSolver::WeatherSolver(const Params& params, const Decomposition& decomposition,
+                             const RunContext& context)
     : params_(params),
       decomposition_(decomposition),
-      halo_(decomposition, halo_width, params.variables()),
+      halo_(decomposition, halo_width, params.variables(), context.comm),
       ghost_(ghost_widths(params.geometry.cells, halo_width)),
       setup_(case_setup(params)) {
   const Int3& n = decomposition.local_cells();

@@ -15,10 +15,10 @@ namespace cb::weather {
 
 using Column = Kokkos::View<double*, MemSpace>;  // background profile over padded k
 
-
-class WeatherSolver : public Solver {
+class WeatherSolver : public GridSolver {
  public:
-  WeatherSolver(const Params& params, const Decomposition& decomposition);
+  WeatherSolver(const Params& params, const Decomposition& decomposition,
+                const RunContext& context = {});
 
   std::string name() const override { return "weather"; }
   std::string case_name() const override { return params_.case_name; }
@@ -68,5 +68,8 @@ class WeatherSolver : public Solver {
 };
 
 double field_bytes(const Params& params, int ranks);
+
+// The fields [output] fields may name (derived from the state at output time).
+std::vector<std::string> output_field_names(const Params& params);
 
 }  // namespace cb::weather

@@ -1,10 +1,18 @@
 // Launch sites of the directional flux and tendency kernels.
 #include "solvers/weather/tendencies.hpp"
 
+#include "core/axis_dispatch.hpp"
+
 namespace cb::weather {
 namespace {
 
+using kernels::weather::face_flux;
+using kernels::weather::FluxParams;
+using kernels::weather::momentum_forcing;
+using kernels::weather::stage_update;
+using kernels::weather::sweep_tendency;
 using kernels::weather::Var;
+using kernels::weather::Vars;
 using Policy3 = Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<3>>;
 
 // The faces along `axis` of the owned cells: one more than cells along it.
@@ -19,11 +27,15 @@ template <int Axis, int NVars>
 struct Directional {
   static void fluxes(const Field& s, const Field& flux, const Column& r, const Column& rt,
                      const Column& r_int, const Column& rt_int, const Column& p_int,
-                     const FluxKernel& p, const Policy3& faces) {
+                     const FluxParams& p, int wall_low, int wall_high, const Policy3& faces) {
+    constexpr int dk = Axis == 2;
     Kokkos::parallel_for(
         "weather::fluxes", faces, KOKKOS_LAMBDA(int k, int j, int i) {
-          double f[5];
-          face_flux<Axis, NVars>(s, r, rt, r_int, rt_int, p_int, k, j, i, p, f);
+          const int face = Axis == 0 ? i : Axis == 1 ? j : k;
+          const Vars f = face_flux(gather_stencil<Axis, NVars>(s, k, j, i),
+                                   face_background<Axis>(r, rt, r_int, rt_int, p_int, k),
+                                   cell_background(r, rt, k - dk), cell_background(r, rt, k), Axis,
+                                   face == wall_low || face == wall_high, p);
           for (int v = 0; v < NVars; ++v) flux(v, k, j, i) = f[v];
         });
   }
@@ -31,22 +43,21 @@ struct Directional {
   // out = init + dt * (-(F_high - F_low) / h + sources): gravity in the
   // vertical step, and the gravity_waves case's momentum forcing in every step.
   static void tendencies(const Field& s0, const Field& s, const Field& s1, const Field& flux,
-                         const Column& hy_r, double h, double dt, bool forced,
-                         const CaseSetup& c, const LocalGrid& grid, const CellPolicy& cells) {
+                         const Column& hy_r, real h, real dt, bool forced, const CaseSetup& c,
+                         const LocalGrid& grid, const CellPolicy& cells) {
     constexpr int di = Axis == 0, dj = Axis == 1, dk = Axis == 2;
     Kokkos::parallel_for(
         "weather::apply_tendencies", cells, KOKKOS_LAMBDA(int k, int j, int i) {
-          double tend[NVars];
-          for (int v = 0; v < NVars; ++v) {
-            tend[v] = -(flux(v, k + dk, j + dj, i + di) - flux(v, k, j, i)) / h;
-          }
-          if (dk) tend[Var::wmom] = tend[Var::wmom] - s(Var::dens, k, j, i) * kernels::weather::grav;
+          Vars tend = sweep_tendency(gather_cell<NVars>(flux, k, j, i),
+                                     gather_cell<NVars>(flux, k + dk, j + dj, i + di), h,
+                                     s(Var::dens, k, j, i), Axis);
           if (forced) {
-            tend[Var::wmom] += gravity_wave_forcing(c, grid.center(0, i), grid.center(1, j),
-                                                    grid.center(2, k)) *
-                               hy_r(k);
+            const double x = grid.center(0, i), y = grid.center(1, j), z = grid.center(2, k);
+            tend[Var::wmom] +=
+                momentum_forcing(real(gravity_wave_forcing(c, x, y, z)), real(hy_r(k)));
           }
-          for (int v = 0; v < NVars; ++v) s1(v, k, j, i) = s0(v, k, j, i) + dt * tend[v];
+          for (int v = 0; v < NVars; ++v)
+            s1(v, k, j, i) = stage_update(s0(v, k, j, i), dt, tend[v]);
         });
   }
 };
@@ -54,52 +65,51 @@ struct Directional {
 // The instantiation of Directional for a run-time axis and variable count.
 template <template <int, int> class Kernel, class... Args>
 void dispatch(int axis, int nvars, Args&&... args) {
-  if (nvars == 4) {
-    if (axis == 0) return Kernel<0, 4>::run(args...);
-    if (axis == 1) return Kernel<1, 4>::run(args...);
-    return Kernel<2, 4>::run(args...);
-  }
-  if (axis == 0) return Kernel<0, 5>::run(args...);
-  if (axis == 1) return Kernel<1, 5>::run(args...);
-  return Kernel<2, 5>::run(args...);
+  with_axis(axis, [&](auto a) {
+    if (nvars == 4) return Kernel<decltype(a)::value, 4>::run(args...);
+    Kernel<decltype(a)::value, 5>::run(args...);
+  });
 }
 
 template <int Axis, int NVars>
 struct FluxLaunch {
   template <class... Args>
-  static void run(Args&&... args) { Directional<Axis, NVars>::fluxes(args...); }
+  static void run(Args&&... args) {
+    Directional<Axis, NVars>::fluxes(args...);
+  }
 };
 
 template <int Axis, int NVars>
 struct TendencyLaunch {
   template <class... Args>
-  static void run(Args&&... args) { Directional<Axis, NVars>::tendencies(args...); }
+  static void run(Args&&... args) {
+    Directional<Axis, NVars>::tendencies(args...);
+  }
 };
 
 }  // namespace
 
 void WeatherSolver::compute_fluxes(const Field& state, int axis, double dt) {
-  FluxKernel p{};
-  p.h = params_.geometry.spacing(axis);
-  p.hv = kernels::weather::hyperviscosity(params_.hv_beta, p.h, dt);
-  p.viscosity = params_.viscosity;
-  p.diffusivity = params_.diffusivity;
-  p.viscous = params_.viscosity > 0.0 || params_.diffusivity > 0.0;
+  FluxParams p{};
+  p.h = real(params_.geometry.spacing(axis));
+  p.hv = kernels::weather::hyperviscosity(real(params_.hv_beta), p.h, real(dt));
+  p.viscosity = real(params_.viscosity);
+  p.diffusivity = real(params_.diffusivity);
   // Padded indices of the wall faces along the axis (none: out of range).
   const int g = ghost_[axis], n = decomposition_.local_cells()[axis];
-  p.wall_low = decomposition_.at_physical_boundary(axis, 0) ? g : -1;
-  p.wall_high = decomposition_.at_physical_boundary(axis, 1) ? g + n : -1;
+  const int wall_low = decomposition_.at_physical_boundary(axis, 0) ? g : -1;
+  const int wall_high = decomposition_.at_physical_boundary(axis, 1) ? g + n : -1;
   const Policy3 faces = owned_faces(decomposition_.local_cells(), ghost_, axis);
-  dispatch<FluxLaunch>(axis, params_.variables(), state, flux_, hy_dens_cell_,
-                       hy_dens_theta_cell_, hy_dens_int_, hy_dens_theta_int_, hy_pressure_int_, p,
+  dispatch<FluxLaunch>(axis, params_.variables(), state, flux_, hy_dens_cell_, hy_dens_theta_cell_,
+                       hy_dens_int_, hy_dens_theta_int_, hy_pressure_int_, p, wall_low, wall_high,
                        faces);
 }
 
 void WeatherSolver::apply_tendencies(const Field& init, const Field& forcing, const Field& out,
                                      int axis, double dt) {
   dispatch<TendencyLaunch>(axis, params_.variables(), init, forcing, out, flux_, hy_dens_cell_,
-                           params_.geometry.spacing(axis), dt, setup_.kind == Case::gravity_waves,
-                           setup_, local_grid(),
+                           real(params_.geometry.spacing(axis)), real(dt),
+                           setup_.kind == Case::gravity_waves, setup_, local_grid(),
                            owned_cells(decomposition_.local_cells(), ghost_));
 }
 

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Validation of the CFD solver (issue 6); writes the "CFD" section of validation/report.md.
+"""Validation of the CFD solver (docs/solvers/cfd.md); writes the "CFD" section of validation/report.md.
 
     validation/cfd/run_validation.py [--quick] [--build-dir DIR] [--work-dir DIR]
         [--reuse] [--ranks N] [--only GROUP ...] [--tgv SCHEME:CELLS:END[:CFL] ...]
@@ -243,7 +243,7 @@ def vortex_lines(results):
              "`weno5-fo-dt` with CFL 0.4 (32/n)^(2/3), i.e. dt ~ dx^(5/3), so that RK3's "
              "error falls at fifth order; `weno5-fd` and `weno5-fd-dt` (`[cfd] "
              "finite_difference`: point values, Lax-Friedrichs split fluxes reconstructed by "
-             "WENO5, Jiang & Shu 1996) at CFL 0.4 and with that dt. Required (issue 6): MUSCL order 2 +/- 0.2, WENO5 at "
+             "WENO5, Jiang & Shu 1996) at CFL 0.4 and with that dt. Required: MUSCL order 2 +/- 0.2, WENO5 at "
              "fixed CFL order >= 3, near 5 with dt ~ dx^(5/3). At fixed CFL RK3 limits the "
              "asymptotic order to 3; the one-point face flux limits `weno5` to 2 in 2-D, the "
              "fourth-order conversions limit `weno5-fo` to 4.", "",
@@ -264,7 +264,7 @@ def tgv_lines(results, reference):
              "Reference: 512^3 spectral DNS of van Rees et al. (2011), HiOCFD case C3.5 "
              f"(read from {source}; sampled copy in "
              "validation/reference/tgv_re1600_spectral_512_sampled.csv). -dEk/dt of the runs: "
-             "centred differences of the diagnostics series. Required (issue 6) at 64^3: Ek "
+             "centred differences of the diagnostics series. Required at 64^3: Ek "
              "within 2% for t <= 4 with MUSCL, 1% with WENO5; reference dissipation peak 0.012858 "
              "at t = 8.97.", "",
              "| run | end time | max rel. err. Ek, t <= 4 | tolerance | max rel. err. Ek, all t | "

@@ -27,7 +27,7 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 COLUMNS = ["temp", "e_pair", "e_mol", "tot_eng", "press"]  # after Step
-TOLERANCE = 1e-8  # relative, issue 7 (data-file round trip)
+TOLERANCE = 1e-8  # relative, required for the data-file round trip
 MPI_ENV = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
                OMPI_MCA_rmaps_base_oversubscribe="1", OMP_NUM_THREADS="1")
 

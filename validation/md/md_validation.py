@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""MD validation runs for validation/report.md (issue 7): energy drift, g(r), EOS.
+"""MD validation runs for validation/report.md (docs/solvers/md.md): energy drift, g(r), EOS.
 
   drift  NVE, shifted LJ (cutoff 2.5), 4000 atoms (fcc 0.8442 melted from T 3.0),
          dt 0.005 for 100 tau: the slope of the total energy per atom against time
@@ -10,7 +10,7 @@
   eos    NVT at rho 0.8, T 2.0, cutoff 4.0 with tail corrections, 2048 atoms: mean
          pressure and potential energy per atom with block-average standard errors,
          against Johnson, Zollweg & Gubbins, Mol. Phys. 78, 591 (1993) at this state
-         point (the values issue 7 quotes): P = 5.312, U = -4.760.
+         point (the required reference values): P = 5.312, U = -4.760.
 
 Usage: md_validation.py [--build DIR] [--ranks N] [--quick] [--figures DIR]
 Prints a markdown section; writes PNG figures. Needs /usr/bin/python3 with numpy

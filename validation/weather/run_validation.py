@@ -15,8 +15,8 @@ Runs the case files of cases/weather with `cloudburst run` (grids set with
       bubble's vertical axis (theta', w symmetric, u antisymmetric) at 100 s
       and at the end; the 3-D thermal under x <-> y, at three time steps, to
       show that the asymmetry is splitting error that shrinks with dt;
-  (c) d_mass and d_te at the end of every run, with the round-off bound of
-      issue 4, |d_mass| < 1e-13 cells / 5000, and miniWeather's own test
+  (c) d_mass and d_te at the end of every run, with the required round-off
+      bound |d_mass| < 1e-13 cells / 5000, and miniWeather's own test
       (thermal, 100 x 50, 400 s: d_te = -4.141519e-05);
 and writes validation/report.md and PNGs of theta' at the end time into
 validation/figures/.
@@ -289,7 +289,7 @@ def miniweather_lines(runs, outdirs):
         ok = rel < 1e-6 and d["d_te"] < 0 and abs(d["d_te"]) < 4.5e-5
         lines += ["## Against miniWeather", "",
                   "miniWeather's own test configuration (thermal, 100 x 50 cells, 400 s) "
-                  f"prints d_te = {MINIWEATHER_D_TE:.6e}; issue 4 asks for it to 1e-6 "
+                  f"prints d_te = {MINIWEATHER_D_TE:.6e}; required: the same to 1e-6 "
                   "relative, negative and below 4.5e-5 in size.", "",
                   "| run | d_te | miniWeather | relative difference | d_mass | within |",
                   "|---|---|---|---|---|---|",
@@ -305,7 +305,7 @@ def symmetry_lines(runs, outdirs):
               "Mirror symmetry about the bubble's vertical axis (x = centre of the domain): "
               "max |a(x) - a(-x)| / max |a| for theta' and w, max |u(x) + u(-x)| / max |u| "
               "for u. The scheme is mirror-symmetric in exact arithmetic; only round-off "
-              "breaks it (issue 4: 1e-10 relative for the first 100 s).", "",
+              "breaks it (required: 1e-10 relative for the first 100 s).", "",
               "| case | grid | t (s) | theta' | w | u |", "|---|---|---|---|---|---|"]
     for run in runs:
         if run.group != "symmetry":
@@ -344,7 +344,7 @@ def conservation_lines(runs, outdirs):
     """Table (c): d_mass and d_te at the end of every run."""
     lines = ["## Conservation at the end time (all runs)", "",
               "d_mass, d_te: relative change of total mass and of miniWeather's total "
-              "energy (no 1/2 on the kinetic term) from t = 0. Mass bound from issue 4: "
+              "energy (no 1/2 on the kinetic term) from t = 0. Required mass bound: "
               "|d_mass| < 1e-13 x cells / 5000. The injection case is not closed: its jet "
               "carries mass and energy in through the left boundary (as in miniWeather), "
               "so its d_mass is the injected mass, not an error. Run time: the time "

@@ -1,4 +1,4 @@
-#include "solvers/md/forces.hpp"
+#include "solvers/md/lj_force.hpp"
 
 namespace cb::md {
 namespace {
@@ -8,29 +8,25 @@ namespace kmd = kernels::md;
 
 }  // namespace
 
-PairForce::PairForce(const Params& params) : one_type_(params.atom_types == 1) {
+LjForce::LjForce(const Params& params) : params_(params), one_type_(params.atom_types == 1) {
   const int n = params.atom_types;
-  // Types are 1-based: index 0 is unused.
   coeff_ = CoeffTable("md::lj_coeff", n + 1, n + 1);
-  list_cutsq_ = CutoffTable("md::list_cutsq", n + 1, n + 1);
   auto coeff = Kokkos::create_mirror_view(coeff_);
-  auto cutsq = Kokkos::create_mirror_view(list_cutsq_);
   for (int i = 1; i <= n; ++i) {
     for (int j = 1; j <= n; ++j) {
       const kmd::LjParams& p = params.pair_of(i, j);
       coeff(i, j) = kmd::make_lj_coeff(p.epsilon, p.sigma, p.cutoff, params.shift);
-      const double reach = p.cutoff + params.skin;
-      cutsq(i, j) = reach * reach;
     }
   }
   one_ = coeff(1, 1);
   Kokkos::deep_copy(coeff_, coeff);
-  Kokkos::deep_copy(list_cutsq_, cutsq);
-  tally_ = Kokkos::View<double* [2], MemSpace>("md::energy_tally", 0);
+  tally_ = Kokkos::View<double* [2], MemSpace>("md::lj_energy_tally", 0);
 }
 
+// F_i = sum_j fpair(r_ij) (x_i - x_j) over the row of owned atom i; with a
+// half list the reaction -F_ij goes to j (Newton's third law).
 template <bool Half, bool OneType>
-void PairForce::compute_pairs(Atoms& atoms, const NeighborList& list) {
+void LjForce::add_pair_forces(Atoms& atoms, const NeighborList& list) {
   const auto x = atoms.x;
   const auto f = atoms.f;
   const auto type = atoms.type;
@@ -38,16 +34,9 @@ void PairForce::compute_pairs(Atoms& atoms, const NeighborList& list) {
   const auto counts = list.counts;
   const auto coeff = coeff_;
   const kmd::LjCoeff one = one_;
-  if (Half) {
-    if (scatter_target_.data() != f.data() || scatter_target_.extent(0) != f.extent(0)) {
-      scatter_ = ForceScatter(f);
-      scatter_target_ = f;
-    }
-    scatter_.reset();
-  }
-  const auto scatter = scatter_;
+  const Vec3Scatter scatter = Half ? force_scatter_.onto(f) : Vec3Scatter();
   Kokkos::parallel_for(
-      Half ? "md::pair_forces_half" : "md::pair_forces_full", Policy(0, atoms.nlocal),
+      Half ? "md::lj_forces_half" : "md::lj_forces_full", Policy(0, atoms.nlocal),
       KOKKOS_LAMBDA(int i) {
         const double xi = x(i, 0), yi = x(i, 1), zi = x(i, 2);
         const int ti = OneType ? 1 : type(i);
@@ -76,26 +65,28 @@ void PairForce::compute_pairs(Atoms& atoms, const NeighborList& list) {
           access(i, 1) += fy;
           access(i, 2) += fz;
         } else {
-          f(i, 0) = fx;
-          f(i, 1) = fy;
-          f(i, 2) = fz;
+          f(i, 0) += fx;
+          f(i, 1) += fy;
+          f(i, 2) += fz;
         }
       });
   if (Half) {
-    Vec3View target = atoms.f;
-    Kokkos::Experimental::contribute(target, scatter_);
+    Vec3View target = f;
+    Kokkos::Experimental::contribute(target, force_scatter_.scatter);
   }
 }
 
-void PairForce::compute(Atoms& atoms, const NeighborList& list) {
+void LjForce::add_forces(Atoms& atoms, const NeighborList& list) {
   if (list.half()) {
-    one_type_ ? compute_pairs<true, true>(atoms, list) : compute_pairs<true, false>(atoms, list);
+    one_type_ ? add_pair_forces<true, true>(atoms, list)
+              : add_pair_forces<true, false>(atoms, list);
   } else {
-    one_type_ ? compute_pairs<false, true>(atoms, list) : compute_pairs<false, false>(atoms, list);
+    one_type_ ? add_pair_forces<false, true>(atoms, list)
+              : add_pair_forces<false, false>(atoms, list);
   }
 }
 
-EnergyVirial PairForce::energy_virial(const Atoms& atoms, const NeighborList& list) {
+EnergyVirial LjForce::energy_virial(const Atoms& atoms, const NeighborList& list) {
   const int nlocal = atoms.nlocal;
   if (static_cast<int>(tally_.extent(0)) < nlocal) Kokkos::resize(tally_, nlocal + nlocal / 5);
   const auto x = atoms.x;
@@ -106,7 +97,7 @@ EnergyVirial PairForce::energy_virial(const Atoms& atoms, const NeighborList& li
   const auto tally = tally_;
   const double weight = list.half() ? 1.0 : 0.5;  // a full list holds each pair twice
   Kokkos::parallel_for(
-      "md::pair_energy_virial", Policy(0, nlocal), KOKKOS_LAMBDA(int i) {
+      "md::lj_energy_virial", Policy(0, nlocal), KOKKOS_LAMBDA(int i) {
         double e = 0.0, w = 0.0;
         for (int k = 0; k < counts(i); ++k) {
           const int j = neighbors(i, k);
@@ -122,29 +113,26 @@ EnergyVirial PairForce::energy_virial(const Atoms& atoms, const NeighborList& li
       });
   EnergyVirial sum;
   Kokkos::parallel_reduce(
-      "md::sum_energy", Policy(0, nlocal), KOKKOS_LAMBDA(int i, double& s) { s += tally(i, 0); },
+      "md::lj_sum_energy", Policy(0, nlocal), KOKKOS_LAMBDA(int i, double& s) { s += tally(i, 0); },
       sum.energy);
   Kokkos::parallel_reduce(
-      "md::sum_virial", Policy(0, nlocal), KOKKOS_LAMBDA(int i, double& s) { s += tally(i, 1); },
+      "md::lj_sum_virial", Policy(0, nlocal), KOKKOS_LAMBDA(int i, double& s) { s += tally(i, 1); },
       sum.virial);
   return sum;
 }
 
-void PairForce::per_atom_energy(const Atoms& atoms, const NeighborList& list, Vec3View out) {
+// Half of each pair energy to each atom of the pair, as LAMMPS compute pe/atom.
+void LjForce::add_per_atom_energy(const Atoms& atoms, const NeighborList& list,
+                                  const Vec3View& out) {
   const auto x = atoms.x;
   const auto type = atoms.type;
   const auto neighbors = list.neighbors;
   const auto counts = list.counts;
   const auto coeff = coeff_;
   const bool half = list.half();
-  if (energy_target_.data() != out.data() || energy_target_.extent(0) != out.extent(0)) {
-    energy_scatter_ = decltype(energy_scatter_)(out);
-    energy_target_ = out;
-  }
-  energy_scatter_.reset();
-  const auto scatter = energy_scatter_;
+  const Vec3Scatter scatter = energy_scatter_.onto(out);
   Kokkos::parallel_for(
-      "md::pair_energy_per_atom", Policy(0, atoms.nlocal), KOKKOS_LAMBDA(int i) {
+      "md::lj_energy_per_atom", Policy(0, atoms.nlocal), KOKKOS_LAMBDA(int i) {
         auto access = scatter.access();
         double e = 0.0;
         for (int k = 0; k < counts(i); ++k) {
@@ -159,7 +147,22 @@ void PairForce::per_atom_energy(const Atoms& atoms, const NeighborList& list, Ve
         }
         access(i, 0) += e;
       });
-  Kokkos::Experimental::contribute(out, energy_scatter_);
+  Vec3View target = out;
+  Kokkos::Experimental::contribute(target, energy_scatter_.scatter);
+}
+
+kmd::TailTerms LjForce::tail_terms(const std::vector<double>& type_counts) const {
+  kmd::TailTerms sum;
+  for (int i = 1; i <= params_.atom_types; ++i) {
+    for (int j = i; j <= params_.atom_types; ++j) {
+      const kmd::TailTerms t =
+          kmd::lj_tail(type_counts[i - 1], type_counts[j - 1], params_.pair_of(i, j));
+      const double times = i == j ? 1.0 : 2.0;
+      sum.etail += times * t.etail;
+      sum.ptail += times * t.ptail;
+    }
+  }
+  return sum;
 }
 
 }  // namespace cb::md

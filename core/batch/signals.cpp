@@ -1,4 +1,4 @@
-#include "core/signals.hpp"
+#include "core/batch/signals.hpp"
 
 #include <unistd.h>
 #include <csignal>

@@ -1,0 +1,87 @@
+#include "solvers/md/dynamics.hpp"
+
+#include "kernels/md/integrate.hpp"
+
+namespace cb::md {
+namespace {
+
+using Policy = Kokkos::RangePolicy<ExecSpace>;
+namespace kmd = kernels::md;
+
+}  // namespace
+
+TypeMasses::TypeMasses(const std::vector<double>& masses) {
+  const int n = static_cast<int>(masses.size());
+  mass = Kokkos::View<double*, MemSpace>("md::mass", n + 1);
+  inv_mass = Kokkos::View<double*, MemSpace>("md::inv_mass", n + 1);
+  auto host_mass = Kokkos::create_mirror_view(mass);
+  auto host_inv_mass = Kokkos::create_mirror_view(inv_mass);
+  for (int t = 1; t <= n; ++t) {
+    host_mass(t) = masses[t - 1];
+    host_inv_mass(t) = 1.0 / masses[t - 1];
+  }
+  Kokkos::deep_copy(mass, host_mass);
+  Kokkos::deep_copy(inv_mass, host_inv_mass);
+}
+
+void integrate_initial(const Atoms& atoms, const TypeMasses& masses, double dt) {
+  const auto x = atoms.x;
+  const auto v = atoms.v;
+  const auto f = atoms.f;
+  const auto type = atoms.type;
+  const auto inv_mass = masses.inv_mass;
+  const double dtf = 0.5 * dt;
+  Kokkos::parallel_for(
+      "md::integrate_initial", Policy(0, atoms.nlocal), KOKKOS_LAMBDA(int i) {
+        const double dtfm = dtf * inv_mass(type(i));
+        for (int d = 0; d < 3; ++d) kmd::kick_drift(x(i, d), v(i, d), f(i, d), dtfm, dt);
+      });
+}
+
+void integrate_final(const Atoms& atoms, const TypeMasses& masses, double dt) {
+  const auto v = atoms.v;
+  const auto f = atoms.f;
+  const auto type = atoms.type;
+  const auto inv_mass = masses.inv_mass;
+  const double dtf = 0.5 * dt;
+  Kokkos::parallel_for(
+      "md::integrate_final", Policy(0, atoms.nlocal), KOKKOS_LAMBDA(int i) {
+        const double dtfm = dtf * inv_mass(type(i));
+        for (int d = 0; d < 3; ++d) kmd::kick(v(i, d), f(i, d), dtfm);
+      });
+}
+
+void scale_velocities(const Atoms& atoms, double factor) {
+  const auto v = atoms.v;
+  Kokkos::parallel_for(
+      "md::scale_velocities", Policy(0, atoms.nlocal), KOKKOS_LAMBDA(int i) {
+        for (int d = 0; d < 3; ++d) v(i, d) *= factor;
+      });
+}
+
+double sum_mv2(const Atoms& atoms, const TypeMasses& masses) {
+  const auto v = atoms.v;
+  const auto type = atoms.type;
+  const auto mass = masses.mass;
+  double sum = 0.0;
+  Kokkos::parallel_reduce(
+      "md::sum_mv2", Policy(0, atoms.nlocal),
+      KOKKOS_LAMBDA(int i, double& s) {
+        s += (v(i, 0) * v(i, 0) + v(i, 1) * v(i, 1) + v(i, 2) * v(i, 2)) * mass(type(i));
+      },
+      sum);
+  return sum;
+}
+
+void kinetic_energy_per_atom(const Atoms& atoms, const TypeMasses& masses, const Vec3View& out) {
+  const auto v = atoms.v;
+  const auto type = atoms.type;
+  const auto mass = masses.mass;
+  Kokkos::parallel_for(
+      "md::kinetic_energy_per_atom", Policy(0, atoms.nlocal), KOKKOS_LAMBDA(int i) {
+        out(i, 0) =
+            0.5 * mass(type(i)) * (v(i, 0) * v(i, 0) + v(i, 1) * v(i, 1) + v(i, 2) * v(i, 2));
+      });
+}
+
+}  // namespace cb::md

@@ -1,0 +1,30 @@
+// Launch sites over the owned atoms for Newton's equations of motion
+// (kernels/md/integrate.hpp has the updates): velocity Verlet split as LAMMPS
+// fix nve does, and the kinetic-energy sums and velocity scaling that the
+// thermostats and thermo output use.
+#pragma once
+
+#include "solvers/md/atoms.hpp"
+
+#include <vector>
+
+namespace cb::md {
+
+// Mass and 1/mass by type on the device (types are 1-based: index 0 unused).
+struct TypeMasses {
+  Kokkos::View<double*, MemSpace> mass, inv_mass;
+  explicit TypeMasses(const std::vector<double>& masses);  // index type - 1
+};
+
+// v += (dt/2m) f; x += dt v.
+void integrate_initial(const Atoms& atoms, const TypeMasses& masses, double dt);
+// v += (dt/2m) f.
+void integrate_final(const Atoms& atoms, const TypeMasses& masses, double dt);
+// v *= factor.
+void scale_velocities(const Atoms& atoms, double factor);
+// This rank's sum of m v^2.
+double sum_mv2(const Atoms& atoms, const TypeMasses& masses);
+// out(i, 0) = m v^2 / 2 for every owned atom i.
+void kinetic_energy_per_atom(const Atoms& atoms, const TypeMasses& masses, const Vec3View& out);
+
+}  // namespace cb::md

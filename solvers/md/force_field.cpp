@@ -1,0 +1,52 @@
+#include "solvers/md/force_field.hpp"
+
+#include "solvers/md/lj_force.hpp"
+
+namespace cb::md {
+
+ForceField::ForceField(const Params& params) {
+  terms_.push_back(std::make_unique<LjForce>(params));
+  const int n = params.atom_types;
+  list_cutsq_ = CutoffTable("md::list_cutsq", n + 1, n + 1);  // types are 1-based
+  auto cutsq = Kokkos::create_mirror_view(list_cutsq_);
+  for (int i = 1; i <= n; ++i) {
+    for (int j = 1; j <= n; ++j) {
+      const double reach = params.pair_of(i, j).cutoff + params.skin;
+      cutsq(i, j) = reach * reach;
+    }
+  }
+  Kokkos::deep_copy(list_cutsq_, cutsq);
+}
+
+void ForceField::compute(Atoms& atoms, const NeighborList& list) {
+  Kokkos::deep_copy(atoms.f, 0.0);
+  for (const auto& term : terms_) term->add_forces(atoms, list);
+}
+
+EnergyVirial ForceField::energy_virial(const Atoms& atoms, const NeighborList& list) {
+  EnergyVirial sum;
+  for (const auto& term : terms_) {
+    const EnergyVirial part = term->energy_virial(atoms, list);
+    sum.energy += part.energy;
+    sum.virial += part.virial;
+  }
+  return sum;
+}
+
+void ForceField::per_atom_energy(const Atoms& atoms, const NeighborList& list,
+                                 const Vec3View& out) {
+  Kokkos::deep_copy(out, 0.0);
+  for (const auto& term : terms_) term->add_per_atom_energy(atoms, list, out);
+}
+
+kernels::md::TailTerms ForceField::tail_terms(const std::vector<double>& type_counts) const {
+  kernels::md::TailTerms sum;
+  for (const auto& term : terms_) {
+    const kernels::md::TailTerms part = term->tail_terms(type_counts);
+    sum.etail += part.etail;
+    sum.ptail += part.ptail;
+  }
+  return sum;
+}
+
+}  // namespace cb::md

@@ -1,0 +1,61 @@
+// The force field: a list of force terms whose forces, energies and virials
+// are summed (today one term, the Lennard-Jones pair style of lj_force.hpp;
+// bonds, charges or constraints add terms). The force field zeroes the arrays
+// once, explicitly, and every term adds onto them.
+#pragma once
+
+#include "kernels/md/lj.hpp"
+#include "solvers/md/neighbor.hpp"
+#include "solvers/md/params.hpp"
+
+#include <memory>
+#include <vector>
+
+namespace cb::md {
+
+struct EnergyVirial {
+  double energy = 0.0;  // this rank's share of the potential energy
+  double virial = 0.0;  // this rank's share of sum r . f over pairs
+};
+
+// One term of the potential energy, evaluated over the neighbour list.
+class ForceTerm {
+ public:
+  virtual ~ForceTerm() = default;
+  // Adds the forces on owned atoms (with a half list also on ghosts) to atoms.f.
+  virtual void add_forces(Atoms& atoms, const NeighborList& list) = 0;
+  // This rank's share of the energy and virial.
+  virtual EnergyVirial energy_virial(const Atoms& atoms, const NeighborList& list) = 0;
+  // Adds each atom's share of the energy to out(:, 0) (with a half list also
+  // on ghosts).
+  virtual void add_per_atom_energy(const Atoms& atoms, const NeighborList& list,
+                                   const Vec3View& out) = 0;
+  // Long-range corrections for `type_counts` atoms of each type (global),
+  // E += etail / V and P += ptail / V^2 (none by default).
+  virtual kernels::md::TailTerms tail_terms(const std::vector<double>& /*type_counts*/) const {
+    return {};
+  }
+};
+
+class ForceField {
+ public:
+  // The terms the case asks for ([pair] style = "lj").
+  explicit ForceField(const Params& params);
+
+  // f = the sum of every term's forces on owned atoms and, with a half list,
+  // on ghosts (the caller reverse-communicates those).
+  void compute(Atoms& atoms, const NeighborList& list);
+  EnergyVirial energy_virial(const Atoms& atoms, const NeighborList& list);
+  // out(:, 0) = each atom's share of the energy (ghost shares as compute()).
+  void per_atom_energy(const Atoms& atoms, const NeighborList& list, const Vec3View& out);
+  kernels::md::TailTerms tail_terms(const std::vector<double>& type_counts) const;
+
+  // (cut_ij + skin)^2 by type pair: the reach of the neighbour list.
+  const CutoffTable& list_cutsq() const { return list_cutsq_; }
+
+ private:
+  std::vector<std::unique_ptr<ForceTerm>> terms_;
+  CutoffTable list_cutsq_;
+};
+
+}  // namespace cb::md

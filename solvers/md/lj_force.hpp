@@ -1,0 +1,61 @@
+// The Lennard-Jones force term (LAMMPS pair_style lj/cut; kernels/md/lj.hpp
+// has the pair physics) over a neighbour list:
+//  - half list: each pair once; the force on j is scattered through a Kokkos
+//    ScatterView (plain adds on Serial, per-thread copies on OpenMP, atomics
+//    on GPUs), ghost forces then go home by reverse communication;
+//  - full list: each owned atom sums its own force, no scatter.
+// Adds onto arrays the force field zeroed (force_field.hpp).
+#pragma once
+
+#include "solvers/md/force_field.hpp"
+
+#include <Kokkos_ScatterView.hpp>
+
+namespace cb::md {
+
+using CoeffTable = Kokkos::View<kernels::md::LjCoeff**, MemSpace>;
+using Vec3Scatter =
+    Kokkos::Experimental::ScatterView<double* [3], typename Vec3View::array_layout, ExecSpace>;
+
+// A ScatterView adding onto `target`, remade when the target is reallocated.
+// reset_except() zeroes the per-thread duplicates (OpenMP) and leaves the
+// target alone (Serial and GPUs scatter into it directly): the target keeps
+// what was there, and contribute() adds this term's share.
+struct ScatterOnto {
+  Vec3Scatter scatter;
+  Vec3View target;
+  const Vec3Scatter& onto(const Vec3View& view) {
+    if (target.data() != view.data() || target.extent(0) != view.extent(0)) {
+      scatter = Vec3Scatter(view);
+      target = view;
+    }
+    scatter.reset_except(view);
+    return scatter;
+  }
+};
+
+class LjForce : public ForceTerm {
+ public:
+  explicit LjForce(const Params& params);
+
+  void add_forces(Atoms& atoms, const NeighborList& list) override;
+  EnergyVirial energy_virial(const Atoms& atoms, const NeighborList& list) override;
+  void add_per_atom_energy(const Atoms& atoms, const NeighborList& list,
+                           const Vec3View& out) override;
+  // Summed over type pairs (both orders), as LAMMPS Pair::init.
+  kernels::md::TailTerms tail_terms(const std::vector<double>& type_counts) const override;
+
+  // Public for the CUDA extended-lambda rule; not part of the interface.
+  template <bool Half, bool OneType>
+  void add_pair_forces(Atoms& atoms, const NeighborList& list);
+
+ private:
+  Params params_;
+  CoeffTable coeff_;          // by type pair (types are 1-based: index 0 unused)
+  kernels::md::LjCoeff one_;  // the coefficients when there is one atom type
+  bool one_type_;
+  ScatterOnto force_scatter_, energy_scatter_;
+  Kokkos::View<double* [2], MemSpace> tally_;  // per-atom energy and virial
+};
+
+}  // namespace cb::md

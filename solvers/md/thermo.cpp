@@ -1,0 +1,62 @@
+#include "solvers/md/thermo.hpp"
+
+#include "core/log.hpp"
+
+#include <cstdio>
+#include <iostream>
+
+namespace cb::md {
+
+Thermo make_thermo(long step, const ThermoSums& sums, double natoms, double dof, double volume,
+                   const kernels::md::TailTerms* tail) {
+  const double inv_volume = 1.0 / volume;
+  Thermo t;
+  t.step = step;
+  t.temp = sums.mv2 * (1.0 / dof);
+  t.ke = t.temp * 0.5 * dof / natoms;
+  double pe = sums.energy;
+  double virial = sums.virial;
+  if (tail != nullptr) {
+    pe += tail->etail / volume;
+    virial += 3.0 * tail->ptail * inv_volume;
+  }
+  t.pe = pe / natoms;
+  t.press = (dof * t.temp + virial) / 3.0 * inv_volume;
+  t.msd = sums.squared_displacement / natoms;
+  return t;
+}
+
+ThermoLog::ThermoLog(long every, long last_step, int rank)
+    : every_(every), last_step_(last_step), rank_(rank) {}
+
+bool ThermoLog::due(long step, bool start) const {
+  const bool due = start || (every_ > 0 && step % every_ == 0) || step == last_step_;
+  return due && printed_ != step;
+}
+
+void ThermoLog::print(const Thermo& t) {
+  printed_ = t.step;
+  const bool header = !header_printed_;
+  header_printed_ = true;
+  if (rank_ != 0) return;
+  if (header) write("Step Temp E_pair E_mol TotEng Press ");
+  char line[160];
+  std::snprintf(line, sizeof line, "%8ld %12.8g %12.8g %12.8g %12.8g %12.8g ", t.step, t.temp, t.pe,
+                0.0, t.tot_eng(), t.press);
+  write(line);
+}
+
+void ThermoLog::reset() {
+  printed_ = -1;
+  header_printed_ = false;
+}
+
+void ThermoLog::write(const std::string& text) {
+  if (log_ != nullptr) {
+    log_->line(text);
+  } else {
+    std::cout << text << '\n' << std::flush;
+  }
+}
+
+}  // namespace cb::md

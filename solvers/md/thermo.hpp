@@ -1,0 +1,66 @@
+// Thermodynamic output, LAMMPS thermo conventions (lj units, thermo_modify
+// norm yes: energies per atom): Temp = sum m v^2 / dof with dof = 3N - 3,
+// E_pair = (pair energy + E_tail) / N, TotEng = E_pair + ke with
+// ke = Temp dof / (2N), Press = (dof Temp + sum r.f) / (3V) (+ P_tail).
+#pragma once
+
+#include "kernels/md/lj.hpp"
+
+#include <string>
+
+namespace cb {
+class Log;
+}
+
+namespace cb::md {
+
+struct Thermo {
+  long step = 0;
+  double temp = 0.0;
+  double ke = 0.0;     // per atom
+  double pe = 0.0;     // per atom (pair energy, with tail correction)
+  double press = 0.0;  // virial pressure (with tail correction)
+  double msd = 0.0;    // mean squared displacement (when enabled)
+  double tot_eng() const { return ke + pe; }
+};
+
+// Global sums over the atoms (after MPI_Allreduce).
+struct ThermoSums {
+  double mv2 = 0.0;     // sum m v^2
+  double energy = 0.0;  // potential energy
+  double virial = 0.0;  // sum r . f
+  double squared_displacement = 0.0;
+};
+
+// The thermo quantities of `natoms` atoms in `volume`; `tail` is added when
+// given (LAMMPS pair_modify tail yes: E += etail / V, P += ptail / V^2).
+Thermo make_thermo(long step, const ThermoSums& sums, double natoms, double dof, double volume,
+                   const kernels::md::TailTerms* tail);
+
+// Thermo rows on rank 0, through the run's log (else standard output), in the
+// layout of LAMMPS thermo_style one as Debian's LAMMPS 20220106 prints it:
+// "%8d" and "%12.8g", each followed by a space; the header before the first.
+class ThermoLog {
+ public:
+  ThermoLog(long every, long last_step, int rank);
+  void attach(Log* log) { log_ = log; }
+
+  bool header_printed() const { return header_printed_; }
+  // Whether a row is due at `step` (at the start, every `every` steps, at the
+  // last step; once per step).
+  bool due(long step, bool start) const;
+  void print(const Thermo& thermo);
+  // After a restart: the header and the row of the current step again.
+  void reset();
+
+ private:
+  void write(const std::string& text);
+
+  long every_, last_step_;
+  int rank_;
+  long printed_ = -1;
+  bool header_printed_ = false;
+  Log* log_ = nullptr;
+};
+
+}  // namespace cb::md

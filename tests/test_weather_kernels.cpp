@@ -1,0 +1,214 @@
+// Weather kernels (kernels/weather/flux.hpp, tendency.hpp) against values
+// computed by hand from docs/solvers/weather.md §1-2: interpolation and third
+// differences of cell averages of polynomials, hyperviscosity, the equation
+// of state, Euler, hyperviscous and diffusive face fluxes, wall faces, cell
+// tendencies and the stage update. The kernels run on the default execution
+// space (tests/device_eval.hpp), so that an OpenMP or GPU build checks the
+// device code.
+#include "device_eval.hpp"
+#include "kernels/weather/tendency.hpp"
+
+#include <catch2/catch_approx.hpp>
+#include <catch2/catch_test_macros.hpp>
+
+#include <cmath>
+
+using namespace cb;
+using namespace cb::kernels::weather;
+using Catch::Approx;
+using cb::test::on_device;
+
+namespace {
+
+// Relative tolerance of `real` arithmetic; an absolute error of tol * scale is
+// allowed where terms of size `scale` cancel.
+const double tol = sizeof(real) == sizeof(float) ? 2e-6 : 1e-13;
+
+// Average of c[0] + c[1] x + ... + c[4] x^4 over the cell [a, a + h].
+double cell_average(const double c[5], double a, double h) {
+  auto integral = [c](double x) {
+    double sum = 0, power = x;
+    for (int n = 0; n < 5; ++n, power *= x) sum += c[n] * power / (n + 1);
+    return sum;
+  };
+  return (integral(a + h) - integral(a)) / h;
+}
+
+// The face pressure p0 (Rd rho theta / p0)^(cp / cv), the equation of state
+// written without C0.
+double pressure_by_hand(double rho_theta) {
+  return 1e5 * std::pow(287.0 * rho_theta / 1e5, 1004.0 / 717.0);
+}
+
+void check_vars(const Vars& got, const double (&expected)[5], double scale = 1) {
+  for (int v = 0; v < 5; ++v) {
+    INFO("variable " << v);
+    CHECK(double(got[v]) == Approx(expected[v]).epsilon(tol).margin(tol * scale));
+  }
+}
+
+}  // namespace
+
+TEST_CASE("fourth-order interpolation is exact for cubics, third differences give h^3 q'''",
+          "[weather][kernels]") {
+  // q = 2 - 3 x + x^2 / 2 + x^3 / 4, face at x = 1.5, h = 0.5: q = -0.53125 and
+  // h^3 q''' = 0.125 * 1.5 = 0.1875. For x^4 about x = 0 (h = 1) the averages
+  // are 31/5, 1/5, 1/5, 31/5: interpolation error -h^4 q'''' / 30 = -0.8, and
+  // a third difference of 0 (q''' = 0 there).
+  const double cubic[5] = {2, -3, 0.5, 0.25, 0}, quartic[5] = {0, 0, 0, 0, 1};
+  real c[4], q[4];
+  for (int m = 0; m < 4; ++m) {
+    c[m] = real(cell_average(cubic, 1.5 + (m - 2) * 0.5, 0.5));
+    q[m] = real(cell_average(quartic, m - 2.0, 1.0));
+  }
+  const Vars r = on_device(KOKKOS_LAMBDA() {
+    return Vars{interpolate4(c[0], c[1], c[2], c[3]), third_difference(c[0], c[1], c[2], c[3]),
+                interpolate4(q[0], q[1], q[2], q[3]), third_difference(q[0], q[1], q[2], q[3]),
+                third_difference(real(7), real(7), real(7), real(7))};
+  });
+  check_vars(r, {-0.53125, 0.1875, -0.8, 0, 0}, 10);
+  CHECK(r[4] == 0);  // constant: exactly zero
+}
+
+TEST_CASE("hyperviscosity damps the fourth derivative and leaves constants alone",
+          "[weather][kernels]") {
+  // hv = -beta dx / (16 dt) = -0.5 * 2 / 4. Averages of (v + 1) x^4 over the
+  // cells [-2, -1] .. [2, 3] (h = 1): third differences 0 at the face x = 0 and
+  // 24 (v + 1) at x = 1, so the cell [0, 1] gets -(H(1) - H(0)) = 24 hv (v + 1).
+  const double quartic[5] = {0, 0, 0, 0, 1};
+  Kokkos::Array<real, 5> a;
+  for (int m = 0; m < 5; ++m) a[m] = real(cell_average(quartic, m - 2.0, 1.0));
+  const Vars r = on_device(KOKKOS_LAMBDA() {
+    const real hv = hyperviscosity(real(0.5), real(2), real(0.25));
+    Vars d3_low, d3_high;
+    for (int v = 0; v < 5; ++v) {
+      const real s = real(v + 1);
+      d3_low[v] = third_difference(s * a[0], s * a[1], s * a[2], s * a[3]);
+      d3_high[v] = third_difference(s * a[1], s * a[2], s * a[3], s * a[4]);
+    }
+    return sweep_tendency(hyperviscous_flux(d3_low, hv), hyperviscous_flux(d3_high, hv), real(1),
+                          real(0), 0);
+  });
+  check_vars(r, {-6, -12, -18, -24, -30}, 1000);
+  const Vars flat = on_device(KOKKOS_LAMBDA() {
+    const Vars d3{third_difference(real(3), real(3), real(3), real(3)), 0, 0, 0, 0};
+    return hyperviscous_flux(d3, hyperviscosity(real(0.05), real(100), real(0.1)));
+  });
+  CHECK(flat[0] == 0);
+  const Vars hv = on_device(KOKKOS_LAMBDA() {
+    return Vars{hyperviscosity(real(0.5), real(2), real(0.25)), 0, 0, 0, 0};
+  });
+  CHECK(hv[0] == real(-0.25));
+}
+
+TEST_CASE("the face state follows the equation of state", "[weather][kernels]") {
+  // rho = 0.2 + 1 = 1.2, u = 12 / 1.2 = 10, v = -3, w = 2, theta = (72 + 300)
+  // / 1.2 = 310, p = p(372) - 1000; and p(p0 / Rd) = p0.
+  const Vars q{0.2, 12, real(2.4), 72, real(-3.6)};
+  const FaceBackground bg{1, 300, 1000};
+  const Vars r = on_device(KOKKOS_LAMBDA() {
+    const FaceState w = face_state(q, bg);
+    return Vars{w.rho, w.vel[0], w.vel[2], w.theta, w.vel[1]};
+  });
+  check_vars(r, {1.2, 10, 2, 310, -3});
+  const Vars p = on_device(KOKKOS_LAMBDA() {
+    return Vars{face_state(q, bg).p, pressure(real(1e5 / 287)), 0, 0, 0};
+  });
+  CHECK(double(p[0]) == Approx(pressure_by_hand(372) - 1000).epsilon(10 * tol));
+  CHECK(double(p[1]) == Approx(1e5).epsilon(10 * tol));
+}
+
+TEST_CASE("the Euler flux along each axis", "[weather][kernels]") {
+  // rho = 1.2, (u, v, w) = (10, -3, 2), theta = 300, p = 500:
+  // (rho u_n, rho u_n u + p e_x, rho u_n w + p e_z, rho u_n theta, rho u_n v + p e_y).
+  const FaceState w{1.2, {10, -3, 2}, 300, 500};
+  const double expected[3][5] = {
+      {12, 620, 24, 3600, -36}, {-3.6, -36, -7.2, -1080, 510.8}, {2.4, 24, 504.8, 720, -7.2}};
+  for (int axis = 0; axis < 3; ++axis) {
+    INFO("axis " << axis);
+    check_vars(on_device(KOKKOS_LAMBDA() { return euler_flux(w, axis); }), expected[axis]);
+  }
+}
+
+TEST_CASE("a resting hydrostatic atmosphere has no face flux", "[weather][kernels]") {
+  // Zero perturbations over a background whose face pressure is that of its
+  // rho theta: in the vertical sweep every flux vanishes (p' = 0), in the
+  // horizontal ones all but the pressure p(330) on the normal momentum.
+  const Stencil rest{};
+  const CellBackground cell{1.1, 330};
+  const FluxParams p{-0.1, 100, 75, 75};
+  for (int axis = 0; axis < 3; ++axis) {
+    const FaceBackground face{1.1, 330, axis == 2 ? pressure(real(330)) : real(0)};
+    const Vars r =
+        on_device(KOKKOS_LAMBDA() { return face_flux(rest, face, cell, cell, axis, false, p); });
+    const double p_face = axis == 2 ? 0 : pressure_by_hand(330);
+    INFO("axis " << axis);
+    check_vars(r, {0, axis == 0 ? p_face : 0, axis == 2 ? p_face : 0, 0, axis == 1 ? p_face : 0},
+               1e5);
+  }
+}
+
+TEST_CASE("the face flux of a linear state, with and without diffusion", "[weather][kernels]") {
+  // Cells (rho' = 0.2 on rho_bar = 1, (rho theta)_bar = 300) with u = -1, 1, 3,
+  // 5 and theta' = 8, 10, 12, 14: at the face rho = 1.2, u = 2, theta = 311,
+  // third differences 0. Diffusion: -rho nu (3 - 1) / h = -1.8 on rho u and
+  // -rho kappa (12 - 10) / h = -1.2 on (rho theta)'.
+  Stencil q;
+  for (int c = 0; c < 4; ++c)
+    q[c] = Vars{real(0.2), real(1.2 * (2 * c - 1)), 0, real(1.2 * (308 + 2 * c) - 300), 0};
+  const FaceBackground face{1, 300, 0};
+  const CellBackground cell{1, 300};
+  const FluxParams inviscid{-0.1, 100, 0, 0}, viscous{-0.1, 100, 75, 50};
+  const Vars plain =
+      on_device(KOKKOS_LAMBDA() { return face_flux(q, face, cell, cell, 0, false, inviscid); });
+  check_vars(plain, {2.4, 4.8 + pressure_by_hand(1.2 * 311), 0, 2.4 * 311, 0}, 1e5);
+  const Vars diffused =
+      on_device(KOKKOS_LAMBDA() { return face_flux(q, face, cell, cell, 0, false, viscous); });
+  CHECK(diffused[dens] == plain[dens]);
+  CHECK(double(diffused[umom] - plain[umom]) == Approx(-1.8).margin(tol * 1e5));
+  CHECK(double(diffused[rhot] - plain[rhot]) == Approx(-1.2).margin(tol * 1e3));
+  CHECK(diffused[wmom] == plain[wmom]);
+  const Vars direct = on_device(KOKKOS_LAMBDA() {
+    return diffusive_flux(cell_velocity_theta(q[1], cell), cell_velocity_theta(q[2], cell),
+                          real(1.2), viscous);
+  });
+  check_vars(direct, {0, -1.8, 0, -1.2, 0}, 1e3);
+}
+
+TEST_CASE("no mass, and no diffusion, crosses a wall face", "[weather][kernels]") {
+  // Cells c = 0..3 along z with rho' = 0.01 c^3, rho u = c + 1, rho w = 0.5 c^3,
+  // (rho theta)' = 0.3 c, hv = -0.5. Third differences (h^3 q'''): 0.06, 0, 3,
+  // 0; interpolated rho w = (7 * 0.5 + 7 * 4 - 13.5) / 12 = 1.5 and (rho theta)'
+  // = 0.45. Inside, the mass flux is 1.5 + 0.5 * 0.06; at a wall the normal
+  // velocity and the hyperviscous mass flux are dropped, so rho w carries
+  // p' + 0.5 * 3 only and nothing else moves.
+  Stencil q;
+  for (int c = 0; c < 4; ++c) {
+    q[c] = Vars{real(0.01 * c * c * c), real(c + 1), real(0.5 * c * c * c), real(0.3 * c), 0};
+  }
+  const FaceBackground face{1, 300, 2000};
+  const CellBackground cell{1, 300};
+  const FluxParams p{-0.5, 10, 75, 75};
+  const Vars wall =
+      on_device(KOKKOS_LAMBDA() { return face_flux(q, face, cell, cell, 2, true, p); });
+  CHECK(wall[dens] == 0);
+  check_vars(wall, {0, 0, pressure_by_hand(300.45) - 2000 + 1.5, 0, 0}, 1e5);
+  const Vars inside =
+      on_device(KOKKOS_LAMBDA() { return face_flux(q, face, cell, cell, 2, false, p); });
+  CHECK(double(inside[dens]) == Approx(1.53).epsilon(tol).margin(tol * 10));
+}
+
+TEST_CASE("cell tendencies, sources and the stage update", "[weather][kernels]") {
+  const Vars low{1, 2, 3, 4, 5}, high{2, 4, 6, 8, 10};
+  // -(F_high - F_low) / h with h = 0.5, plus -rho' g = -0.1 * 9.8 on rho w
+  // in the vertical sweep only.
+  check_vars(on_device(KOKKOS_LAMBDA() { return sweep_tendency(low, high, real(0.5), 0.1, 0); }),
+             {-2, -4, -6, -8, -10});
+  check_vars(on_device(KOKKOS_LAMBDA() { return sweep_tendency(low, high, real(0.5), 0.1, 2); }),
+             {-2, -4, -6.98, -8, -10});
+  const Vars r = on_device(KOKKOS_LAMBDA() {
+    return Vars{buoyancy(real(0.5)), momentum_forcing(real(0.01), real(1.1)),
+                stage_update(1, real(0.5), 4), stage_update(-2, real(0.25), 6), 0};
+  });
+  check_vars(r, {-4.9, 0.011, 3, -0.5, 0});
+}

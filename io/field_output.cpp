@@ -172,25 +172,12 @@ void FieldOutput::write(long step, double time, const std::vector<FieldComponent
 }
 
 void FieldOutput::write_xdmf() const {
-  const std::string path = out_dir_ + "/fields.xmf";
-  const std::string temporary = path + ".tmp";
-  {
-    std::ofstream xml(temporary, std::ios::trunc);
-    xml << "<?xml version=\"1.0\" ?>\n"
-        << "<!DOCTYPE Xdmf SYSTEM \"Xdmf.dtd\" []>\n"
-        << "<Xdmf Version=\"3.0\">\n"
-        << "  <Domain>\n"
-        << "    <Grid Name=\"fields\" GridType=\"Collection\" CollectionType=\"Temporal\">\n";
-    for (const Entry& entry : series_)
-      xml << xdmf_grid(geometry_, entry.step, entry.time, entry.file, entry.names);
-    xml << "    </Grid>\n"
-        << "  </Domain>\n"
-        << "</Xdmf>\n";
-    xml.close();
-    if (!xml) throw std::runtime_error("cannot write " + temporary);
-  }
-  if (std::rename(temporary.c_str(), path.c_str()) != 0)
-    throw std::runtime_error("rename " + temporary + ": " + std::strerror(errno));
+  std::string grids;
+  for (const Entry& entry : series_)
+    grids += xdmf_grid(geometry_, entry.step, entry.time, entry.file, entry.names);
+  const std::string error = detail::write_text_atomically(
+      out_dir_ + "/fields.xmf", detail::xdmf_time_series("fields", grids));
+  if (!error.empty()) throw std::runtime_error(error);
 }
 
 }  // namespace cb::io

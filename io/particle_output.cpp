@@ -89,17 +89,6 @@ std::string dump_text(long step, const ParticleBox& box, const AtomTable& table,
   return text;
 }
 
-std::string write_text(const std::string& path, const std::string& text) {
-  const std::string temporary = path + ".tmp";
-  std::ofstream out(temporary, std::ios::trunc | std::ios::binary);
-  out.write(text.data(), static_cast<std::streamsize>(text.size()));
-  out.close();
-  if (!out) return "cannot write " + temporary;
-  if (std::rename(temporary.c_str(), path.c_str()) != 0)
-    return "cannot rename " + temporary + ": " + std::strerror(errno);
-  return "";
-}
-
 std::string particles_file_name(long step) {
   char name[48];
   std::snprintf(name, sizeof name, "particles/particles_%08ld.h5", step);
@@ -231,7 +220,8 @@ void write_lammps_dump(const std::string& path, MPI_Comm comm, long step, const 
   if (root) {
     error = make_directory(fs::path(path).parent_path().string());
     try {
-      if (error.empty()) error = write_text(path, dump_text(step, box, all, columns));
+      if (error.empty())
+        error = detail::write_text_atomically(path, dump_text(step, box, all, columns));
     } catch (const std::exception& e) {
       error = e.what();
     }
@@ -299,17 +289,10 @@ void ParticleXdmfOutput::write(long step, double time, const ParticleBox& box,
 }
 
 void ParticleXdmfOutput::write_xdmf() const {
-  std::ostringstream xml;
-  xml << "<?xml version=\"1.0\" ?>\n"
-      << "<!DOCTYPE Xdmf SYSTEM \"Xdmf.dtd\" []>\n"
-      << "<Xdmf Version=\"3.0\">\n"
-      << "  <Domain>\n"
-      << "    <Grid Name=\"particles\" GridType=\"Collection\" CollectionType=\"Temporal\">\n";
-  for (const Entry& entry : series_) xml << xdmf_grid(entry);
-  xml << "    </Grid>\n"
-      << "  </Domain>\n"
-      << "</Xdmf>\n";
-  const std::string error = write_text(out_dir_ + "/particles.xmf", xml.str());
+  std::string grids;
+  for (const Entry& entry : series_) grids += xdmf_grid(entry);
+  const std::string error = detail::write_text_atomically(
+      out_dir_ + "/particles.xmf", detail::xdmf_time_series("particles", grids));
   if (!error.empty()) throw std::runtime_error(error);
 }
 

@@ -3,8 +3,11 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
+#include <fstream>
 #include <string>
 
 namespace cb::io::detail {
@@ -52,6 +55,28 @@ inline long step_in_file_name(const std::string& name, const std::string& prefix
       digits.size() <= 18 && std::all_of(digits.begin(), digits.end(),
                                          [](unsigned char c) { return std::isdigit(c) != 0; });
   return numeric ? std::stol(digits) : -1;
+}
+
+// An XDMF 3 document holding a temporal collection `name` of the `grids` (the
+// <Grid> elements of the time steps), as ParaView and VisIt open it.
+inline std::string xdmf_time_series(const std::string& name, const std::string& grids) {
+  return "<?xml version=\"1.0\" ?>\n<!DOCTYPE Xdmf SYSTEM \"Xdmf.dtd\" []>\n"
+         "<Xdmf Version=\"3.0\">\n  <Domain>\n    <Grid Name=\"" +
+         name + "\" GridType=\"Collection\" CollectionType=\"Temporal\">\n" + grids +
+         "    </Grid>\n  </Domain>\n</Xdmf>\n";
+}
+
+// Writes `text` to `path` through `path`.tmp and a rename, so a reader never
+// sees a half-written file. Returns "" or what failed.
+inline std::string write_text_atomically(const std::string& path, const std::string& text) {
+  const std::string temporary = path + ".tmp";
+  std::ofstream out(temporary, std::ios::trunc | std::ios::binary);
+  out.write(text.data(), static_cast<std::streamsize>(text.size()));
+  out.close();
+  if (!out) return "cannot write " + temporary;
+  if (std::rename(temporary.c_str(), path.c_str()) != 0)
+    return "cannot rename " + temporary + ": " + std::strerror(errno);
+  return "";
 }
 
 }  // namespace cb::io::detail

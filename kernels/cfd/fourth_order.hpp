@@ -17,13 +17,4 @@ KOKKOS_FORCEINLINE_FUNCTION real curvature_term(real lo, real centre, real hi) {
   return (lo - real(2) * centre + hi) / real(24);
 }
 
-// Three-point Gauss-Legendre rule on a cell [-h/2, h/2] (exact for degree 5):
-// nodes at 0 and +-sqrt(3/5) h/2, weights 8/18 and 5/18.
-KOKKOS_INLINE_FUNCTION double gauss3_node(int q) {
-  return (q - 1) * 0.38729833462074168852;  // 0, +-sqrt(3/5) / 2
-}
-KOKKOS_INLINE_FUNCTION double gauss3_weight(int q) {
-  return q == 1 ? 8.0 / 18.0 : 5.0 / 18.0;
-}
-
 }  // namespace cb::kernels::cfd

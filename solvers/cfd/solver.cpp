@@ -11,6 +11,7 @@
 // folded into stage 1. CPU caches that allocate on write also read every
 // written line first (+200 B per cell and stage).
 #include "kernels/cfd/fourth_order.hpp"
+#include "kernels/quadrature.hpp"
 #include "solvers/cfd/fluxes.hpp"
 
 #include <mpi.h>
@@ -27,7 +28,7 @@ using kernels::cfd::RiemannSolver;
 KOKKOS_INLINE_FUNCTION kernels::cfd::Conserved cell_state(const CaseSetup& c, const LocalGrid& grid,
                                                           const Index3& nodes, int k, int j, int i,
                                                           real gamma) {
-  using kernels::cfd::gauss3_node, kernels::cfd::gauss3_weight;
+  using kernels::gauss3_node, kernels::gauss3_weight;
   const int n[3] = {nodes.x, nodes.y, nodes.z}, cell[3] = {i, j, k};
   real sum[kernels::cfd::variables] = {0, 0, 0, 0, 0};
   for (int qz = 0; qz < n[2]; ++qz) {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "core/kokkos_compat.hpp"
+#include "kernels/quadrature.hpp"
 
 namespace cb::scalar {
 
@@ -37,15 +38,13 @@ KOKKOS_INLINE_FUNCTION double sine_cell_average(const ExactSolution& e, const do
 // (-1, 0, +1 boxes).
 KOKKOS_INLINE_FUNCTION double gaussian_axis_average(const ExactSolution& e, int d, double xc,
                                                     double h, double variance, double t) {
-  const double node[3] = {-0.7745966692414834, 0.0, 0.7745966692414834};
-  const double weight[3] = {5.0 / 18.0, 8.0 / 18.0, 5.0 / 18.0};
   double c = e.center[d] + e.velocity[d] * t - e.lo[d];
   c -= e.length[d] * math::floor(c / e.length[d]);
   double sum = 0.0;
   for (int q = 0; q < 3; ++q) {
     for (int image = -1; image <= 1; ++image) {
-      const double r = xc + 0.5 * h * node[q] - e.lo[d] - c - image * e.length[d];
-      sum += weight[q] * math::exp(-0.5 * r * r / variance);
+      const double r = xc + h * kernels::gauss3_node(q) - e.lo[d] - c - image * e.length[d];
+      sum += kernels::gauss3_weight(q) * math::exp(-0.5 * r * r / variance);
     }
   }
   return sum;

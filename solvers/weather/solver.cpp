@@ -1,5 +1,6 @@
 #include "solvers/weather/solver.hpp"
 
+#include "kernels/quadrature.hpp"
 #include "solvers/weather/tendencies.hpp"
 
 namespace cb::weather {
@@ -7,12 +8,7 @@ namespace {
 
 using kernels::weather::Var;
 
-// 3-point Gauss-Legendre on [0, 1] (miniWeather's qpoints/qweights).
-struct Quadrature {
-  double point[3] = {0.112701665379258311482073460022, 0.5, 0.887298334620741688517926539980};
-  double weight[3] = {0.277777777777777777777777777779, 0.444444444444444444444444444444,
-                      0.277777777777777777777777777779};
-};
+using kernels::gauss3_node, kernels::gauss3_weight;
 
 }  // namespace
 
@@ -59,15 +55,14 @@ void WeatherSolver::initialize_background() {
   Kokkos::parallel_for(
       "weather::background", Kokkos::RangePolicy<ExecSpace>(0, int(r_int.extent(0))),
       KOKKOS_LAMBDA(int k) {
-        const Quadrature q;
         double hr = 0, ht = 0;
         if (k < int(r_cell.extent(0))) {
           const double zc = grid.center(2, k);
           double sum_r = 0, sum_rt = 0;
           for (int kk = 0; kk < 3; ++kk) {
             background(c, zc, hr, ht);
-            sum_r += hr * q.weight[kk];
-            sum_rt += hr * ht * q.weight[kk];
+            sum_r += hr * gauss3_weight(kk);
+            sum_rt += hr * ht * gauss3_weight(kk);
           }
           r_cell(k) = sum_r;
           rt_cell(k) = sum_rt;
@@ -89,17 +84,17 @@ void WeatherSolver::initialize_state() {
   Kokkos::parallel_for(
       "weather::initial_state", owned_cells(decomposition_.local_cells(), ghost_),
       KOKKOS_LAMBDA(int k, int j, int i) {
-        const Quadrature q;
         double sum[5] = {0, 0, 0, 0, 0};
         for (int kk = 0; kk < 3; ++kk) {
           for (int jj = 0; jj < ny_points; ++jj) {
             for (int ii = 0; ii < 3; ++ii) {
-              const double x = grid.center(0, i) + (q.point[ii] - 0.5) * grid.h[0];
-              const double y = ny_points > 1 ? grid.center(1, j) + (q.point[jj] - 0.5) * grid.h[1]
+              const double x = grid.center(0, i) + gauss3_node(ii) * grid.h[0];
+              const double y = ny_points > 1 ? grid.center(1, j) + gauss3_node(jj) * grid.h[1]
                                              : grid.center(1, j);
-              const double z = grid.center(2, k) + (q.point[kk] - 0.5) * grid.h[2];
-              const double w = ny_points > 1 ? q.weight[ii] * q.weight[jj] * q.weight[kk]
-                                             : q.weight[ii] * q.weight[kk];
+              const double z = grid.center(2, k) + gauss3_node(kk) * grid.h[2];
+              const double w = ny_points > 1
+                                   ? gauss3_weight(ii) * gauss3_weight(jj) * gauss3_weight(kk)
+                                   : gauss3_weight(ii) * gauss3_weight(kk);
               const PointState p = sample_case(c, x, y, z);
               sum[Var::dens] += p.r * w;
               sum[Var::umom] += (p.r + p.hr) * p.u * w;

@@ -81,6 +81,24 @@ std::string resolve_restart(const RunArguments& args, const io::OutputPaths& pat
   return newest ? *newest : "";
 }
 
+// Refuses a case whose fields or atoms would not fit (exit 2 before anything
+// is allocated), with the estimate and what is available.
+void check_memory(const SolverCase& solver, MPI_Comm comm) {
+  int ranks = 1;
+  MPI_Comm_size(comm, &ranks);
+  const double needed = solver.memory_bytes_per_rank(ranks);
+  const std::optional<double> available = allocatable_bytes_per_rank(comm);
+  int short_of_memory = available && needed > *available ? 1 : 0;
+  MPI_Allreduce(MPI_IN_PLACE, &short_of_memory, 1, MPI_INT, MPI_MAX, comm);
+  if (!short_of_memory) return;
+  char text[200];
+  std::snprintf(text, sizeof text,
+                "the case needs about %.3g GiB per rank on %d rank(s), more than the %.3g GiB "
+                "available to each (use more ranks or nodes, or a smaller case)",
+                needed / 1073741824.0, ranks, available.value_or(0.0) / 1073741824.0);
+  throw InputError(text);
+}
+
 // --max-wall-time as seconds; InputError when malformed.
 std::optional<double> wall_time_budget(const RunArguments& args) {
   if (args.max_wall_time.empty()) return std::nullopt;
@@ -209,6 +227,7 @@ int run_command(const RunArguments& args, const Environment& environment) {
   const io::OutputPaths paths{args.output_dir.empty() ? default_output_dir(args.case_path)
                                                       : args.output_dir};
   const std::string restart = resolve_restart(args, paths, MPI_COMM_WORLD, log);
+  check_memory(c.solver, MPI_COMM_WORLD);
   Decomposition decomposition(MPI_COMM_WORLD, c.solver.geometry.cells, c.solver.geometry.periodic,
                               c.common.parallel.ranks);
   ExchangeCounters counters;

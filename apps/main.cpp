@@ -105,6 +105,8 @@ int dispatch(const std::vector<std::string>& args, const cb::Environment& enviro
     if (rank == 0) std::cerr << usage_text;
     return cb::exit_bad_input;
   }
+  if (!environment.unknown_kokkos_option().empty())
+    throw cb::InputError("unknown option '" + environment.unknown_kokkos_option() + "'");
   const std::string& command = args[0];
   const std::vector<std::string> rest(args.begin() + 1, args.end());
   const bool help = !rest.empty() && is_help(rest[0]);

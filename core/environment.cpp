@@ -54,6 +54,21 @@ bool device_chosen_by_user(const std::vector<char*>& kokkos_args) {
          std::getenv("KOKKOS_NUM_DEVICES");
 }
 
+// Whether `option` ("--kokkos-name" or "--kokkos-name=value") is one of the
+// command-line options of Kokkos 3.x to 5.x.
+bool is_kokkos_option(const char* option) {
+  const std::string name = std::string(option).substr(0, std::string(option).find('='));
+  for (const char* known :
+       {"--kokkos-help", "--kokkos-threads", "--kokkos-num-threads", "--kokkos-numa",
+        "--kokkos-device-id", "--kokkos-device", "--kokkos-num-devices", "--kokkos-skip-device",
+        "--kokkos-map-device-id-by", "--kokkos-disable-warnings", "--kokkos-print-configuration",
+        "--kokkos-tune-internals", "--kokkos-tools-libs", "--kokkos-tools-library",
+        "--kokkos-tools-args", "--kokkos-tools-help"}) {
+    if (name == known) return true;
+  }
+  return false;
+}
+
 // Rank within this node: from the launcher, else from MPI's shared-memory split.
 int find_local_rank() {
   const int from_launcher = node_local_rank();
@@ -88,7 +103,11 @@ Environment::Environment(int& argc, char**& argv, bool start_kokkos) {
   int kept = 1;
   for (int n = 1; n < argc; ++n) {
     if (std::strncmp(argv[n], "--kokkos-", 9) == 0) {
-      kokkos_args.push_back(argv[n]);
+      if (is_kokkos_option(argv[n])) {
+        kokkos_args.push_back(argv[n]);
+      } else if (unknown_kokkos_option_.empty()) {
+        unknown_kokkos_option_ = argv[n];
+      }
     } else {
       argv[kept++] = argv[n];
     }
@@ -143,6 +162,46 @@ std::vector<std::string> Environment::device_map(MPI_Comm comm) const {
   std::vector<std::string> lines;
   for (int r = 0; rank == 0 && r < ranks; ++r) lines.emplace_back(all.data() + r * width);
   return lines;
+}
+
+namespace {
+
+// MemAvailable of /proc/meminfo in bytes, or nullopt.
+std::optional<double> host_available_bytes() {
+  FILE* file = std::fopen("/proc/meminfo", "r");
+  if (!file) return std::nullopt;
+  char line[256];
+  std::optional<double> bytes;
+  while (std::fgets(line, sizeof line, file)) {
+    double kib = 0;
+    if (std::sscanf(line, "MemAvailable: %lf kB", &kib) == 1) bytes = kib * 1024.0;
+  }
+  std::fclose(file);
+  return bytes;
+}
+
+}  // namespace
+
+std::optional<double> allocatable_bytes_per_rank(MPI_Comm comm) {
+#if defined(KOKKOS_ENABLE_CUDA) || defined(KOKKOS_ENABLE_HIP)
+  (void)comm;
+  std::size_t free = 0, total = 0;
+#if defined(KOKKOS_ENABLE_CUDA)
+  if (cudaMemGetInfo(&free, &total) != cudaSuccess) return std::nullopt;
+#else
+  if (hipMemGetInfo(&free, &total) != hipSuccess) return std::nullopt;
+#endif
+  return static_cast<double>(free);
+#else
+  MPI_Comm node;
+  MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+  int ranks_on_node = 1;
+  MPI_Comm_size(node, &ranks_on_node);
+  MPI_Comm_free(&node);
+  const std::optional<double> available = host_available_bytes();
+  if (!available) return std::nullopt;
+  return *available / ranks_on_node;
+#endif
 }
 
 std::string kokkos_backend_name() {

@@ -8,6 +8,7 @@
 
 #include <mpi.h>
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -29,6 +30,10 @@ class Environment {
   int device_id() const { return device_id_; }
   int visible_devices() const { return visible_devices_; }
 
+  // The first --kokkos-* option that Kokkos does not know ("" when none); it
+  // was not passed on, and the program refuses it (exit 2).
+  const std::string& unknown_kokkos_option() const { return unknown_kokkos_option_; }
+
   // Collective. On rank 0, one line per rank: "rank R -> HOST -> DEVICE
   // (local rank L, N visible)"; empty elsewhere.
   std::vector<std::string> device_map(MPI_Comm comm) const;
@@ -40,11 +45,17 @@ class Environment {
   int device_id_ = -1;
   int visible_devices_ = 0;
   bool kokkos_started_ = false;
+  std::string unknown_kokkos_option_;
 };
 
 // Node-local rank from the launcher (SLURM_LOCALID, OMPI_COMM_WORLD_LOCAL_RANK,
 // MV2_COMM_WORLD_LOCAL_RANK, PMI_LOCAL_RANK), or -1 when none is set.
 int node_local_rank();
+
+// Bytes this rank may allocate in Kokkos' default memory space: on a GPU the
+// device's free memory; on the host MemAvailable of /proc/meminfo shared by the
+// ranks of this node. nullopt when it cannot be told. Collective.
+std::optional<double> allocatable_bytes_per_rank(MPI_Comm comm);
 
 // Name of Kokkos' default execution space ("Serial", "OpenMP", "Cuda", ...).
 std::string kokkos_backend_name();

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -222,6 +223,17 @@ CheckpointHeader read_attributes(hid_t file) {
 }
 
 // Serial read on the calling rank; throws InputError naming `path`.
+// A run resumes from where the header says: step, time and dt must be where a
+// run can be (a NaN time would never reach end_time).
+void check_position_in_time(const std::string& path, const CheckpointHeader& header) {
+  if (header.step < 0)
+    throw InputError(path + ": attribute 'step' is negative (" + std::to_string(header.step) + ")");
+  if (!std::isfinite(header.time) || header.time < 0.0)
+    throw InputError(path + ": attribute 'time' is not a finite time >= 0");
+  if (!std::isfinite(header.dt) || header.dt < 0.0)
+    throw InputError(path + ": attribute 'dt' is not a finite step >= 0");
+}
+
 CheckpointHeader read_header_here(const std::string& path) {
   std::error_code ec;
   if (!fs::exists(path, ec)) throw InputError(path + ": no such checkpoint");
@@ -244,7 +256,9 @@ CheckpointHeader read_header_here(const std::string& path) {
     if (!detail::has_attribute(file, "complete") ||
         detail::read_long_attribute(file, "complete") != 1)
       throw InputError(path + ": incomplete checkpoint (its writer stopped before the end)");
-    return read_attributes(file);
+    CheckpointHeader header = read_attributes(file);
+    check_position_in_time(path, header);
+    return header;
   } catch (const H5Error& e) {
     throw InputError(path + ": damaged checkpoint: " + e.what());
   }

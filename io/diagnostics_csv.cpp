@@ -1,10 +1,26 @@
 #include "io/diagnostics_csv.hpp"
 
+#include <cctype>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <sstream>
 
 namespace cb::io {
+
+namespace {
+
+// The step a row starts with ("120,0.5,..."), or -1 for a row that is not one
+// of ours (garbage from a full disk or another program is dropped).
+long row_step(const std::string& line) {
+  char* end = nullptr;
+  const long step = std::strtol(line.c_str(), &end, 10);
+  const bool ours = end != line.c_str() && *end == ',' && step >= 0 &&
+                    std::isdigit(static_cast<unsigned char>(line[0]));
+  return ours ? step : -1;
+}
+
+}  // namespace
 
 void truncate_csv_after(const std::string& path, long last_step) {
   std::ifstream in(path);
@@ -13,7 +29,8 @@ void truncate_csv_after(const std::string& path, long last_step) {
   std::string line;
   bool first = true;
   while (std::getline(in, line)) {
-    if (first || line.empty() || std::stol(line) <= last_step) kept << line << '\n';
+    const long step = first ? 0 : row_step(line);
+    if (first || (step >= 0 && step <= last_step)) kept << line << '\n';
     first = false;
   }
   in.close();

@@ -6,8 +6,11 @@
 #include "io/detail/h5_fields.hpp"
 #include "io/detail/particle_arrays.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <sstream>
+#include <vector>
 
 namespace cb::io {
 namespace {
@@ -111,6 +114,65 @@ HostParticles read_particle_checkpoint(const std::string& path, MPI_Comm comm) {
   }
   if (!error.empty()) throw InputError(error);
   return atoms;
+}
+
+namespace {
+
+// The first problem of this rank's atoms, or "".
+std::string first_bad_atom(const HostParticles& atoms, const ParticleBox& box) {
+  for (std::size_t a = 0; a < atoms.size(); ++a) {
+    const std::string which = "atom id " + std::to_string(atoms.id[a]);
+    if (atoms.id[a] < 1) return "/particles/id: " + which + " (ids start at 1)";
+    for (int axis = 0; axis < 3; ++axis) {
+      const double x = atoms.x[3 * a + axis], v = atoms.v[3 * a + axis];
+      const double length = box.hi[axis] - box.lo[axis];
+      if (!std::isfinite(x)) return "/particles/x: " + which + " has a non-finite position";
+      if (!std::isfinite(v)) return "/particles/v: " + which + " has a non-finite velocity";
+      if (x < box.lo[axis] - length || x > box.hi[axis] + length)
+        return "/particles/x: " + which + " lies more than a box length outside the box";
+    }
+  }
+  return "";
+}
+
+// The first id held by two atoms ("" when none): each id goes to rank id mod
+// p, which sorts what it receives.
+std::string first_duplicate_id(const std::vector<std::int64_t>& ids, MPI_Comm comm) {
+  int ranks = 1;
+  MPI_Comm_size(comm, &ranks);
+  std::vector<std::vector<std::int64_t>> by_rank(ranks);
+  for (std::int64_t id : ids) by_rank[std::size_t(id % ranks)].push_back(id);
+  std::vector<int> send_counts(ranks), receive_counts(ranks), send_offsets(ranks),
+      receive_offsets(ranks);
+  std::vector<std::int64_t> send;
+  for (int r = 0; r < ranks; ++r) {
+    send_offsets[r] = int(send.size());
+    send_counts[r] = int(by_rank[r].size());
+    send.insert(send.end(), by_rank[r].begin(), by_rank[r].end());
+  }
+  MPI_Alltoall(send_counts.data(), 1, MPI_INT, receive_counts.data(), 1, MPI_INT, comm);
+  int total = 0;
+  for (int r = 0; r < ranks; ++r) {
+    receive_offsets[r] = total;
+    total += receive_counts[r];
+  }
+  std::vector<std::int64_t> mine(static_cast<std::size_t>(total));
+  MPI_Alltoallv(send.data(), send_counts.data(), send_offsets.data(), MPI_INT64_T, mine.data(),
+                receive_counts.data(), receive_offsets.data(), MPI_INT64_T, comm);
+  std::sort(mine.begin(), mine.end());
+  const auto twice = std::adjacent_find(mine.begin(), mine.end());
+  return twice == mine.end()
+             ? ""
+             : "/particles/id: id " + std::to_string(*twice) + " is held by two atoms";
+}
+
+}  // namespace
+
+void check_particles_valid(const std::string& path, const HostParticles& atoms,
+                           const ParticleBox& box, MPI_Comm comm) {
+  std::string problem = detail::first_error(comm, first_bad_atom(atoms, box));
+  if (problem.empty()) problem = detail::first_error(comm, first_duplicate_id(atoms.id, comm));
+  if (!problem.empty()) throw InputError(path + ": " + problem);
 }
 
 void check_particles_compatible(const std::string& path, const CheckpointHeader& header,

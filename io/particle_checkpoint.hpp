@@ -27,6 +27,13 @@ void write_particle_checkpoint(const std::string& path, MPI_Comm comm,
 // arrays. Throws InputError naming `path` on a missing or misshapen dataset.
 HostParticles read_particle_checkpoint(const std::string& path, MPI_Comm comm);
 
+// Collective. Throws InputError naming `path` and the dataset unless every
+// atom read (each rank its slice) has an id >= 1 that no other atom has,
+// finite x and v, and x within one box length of `box` (a run wraps atoms into
+// the box at each neighbour-list build, so no atom is farther out).
+void check_particles_valid(const std::string& path, const HostParticles& atoms,
+                           const ParticleBox& box, MPI_Comm comm);
+
 // Throws InputError unless `header` is a particle checkpoint of `solver` with
 // the same box (lo, hi, periodic) and atom count. `path` is named.
 void check_particles_compatible(const std::string& path, const CheckpointHeader& header,

@@ -46,7 +46,9 @@ class ParticleRun : public SolverRun {
     const CheckpointHeader header = read_checkpoint_header(path, comm);
     check_particles_compatible(path, header, solver_->name(), solver_->box(),
                                solver_->total_atoms());
-    solver_->load_particles(read_particle_checkpoint(path, comm));
+    const HostParticles atoms = read_particle_checkpoint(path, comm);
+    check_particles_valid(path, atoms, solver_->box(), comm);
+    solver_->load_particles(atoms);
     solver_->restore(header.scalars);
     return {header.step, header.time, header.dt};
   }

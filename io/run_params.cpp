@@ -1,7 +1,17 @@
 #include "io/run_params.hpp"
 
+#include <cmath>
+#include <limits>
+
 namespace cb::io {
 namespace {
+
+// More steps than any run takes; beyond it a step count no longer fits a
+// double's integers and end_time / dt is a sign of a wrong dt.
+constexpr double max_steps = 1e15;
+
+// Cells along one axis: padded local extents stay far inside an int.
+constexpr double max_cells_per_axis = 1 << 30;
 
 void read_stop_condition(CaseFile& file, RunControl& control) {
   control.end_time = file.find<double>("run", "end_time", Bounds::positive());
@@ -13,6 +23,10 @@ void read_stop_condition(CaseFile& file, RunControl& control) {
 void read_cadences(CaseFile& file, CommonParams& params) {
   RunControl& c = params.control;
   c.fixed_dt = file.find<double>("time", "dt", Bounds::positive());
+  if (c.fixed_dt && c.end_time && !(*c.end_time / *c.fixed_dt <= max_steps)) {
+    file.fail("time", "dt",
+              "[time] dt: end_time / dt is more than 1e15 steps; give a larger dt or [run] steps");
+  }
   c.diagnostics_every = file.get<long>("diagnostics", "every_steps", 10, Bounds::non_negative());
   c.output_every_steps = file.get<long>("output", "every_steps", 0, Bounds::non_negative());
   c.output_every_time = file.get<double>("output", "every_time", 0.0, Bounds::non_negative());
@@ -40,11 +54,15 @@ CommonParams read_common_params(CaseFile& file, const std::vector<std::string>& 
 
 GridGeometry read_grid(CaseFile& file, const Real3& lo, const Real3& hi) {
   GridGeometry g;
-  g.cells = file.require<Int3>("grid", "cells", Bounds::at_least(1));
+  g.cells = file.require<Int3>("grid", "cells", Bounds::closed(1, max_cells_per_axis));
   g.lo = file.get<Real3>("grid", "lo", lo);
   g.hi = file.get<Real3>("grid", "hi", hi);
   for (int a = 0; a < 3; ++a) {
     if (!(g.hi[a] > g.lo[a])) file.fail("grid", "hi", "[grid] hi must exceed lo on every axis");
+    // hi - lo and the cell size must be ordinary numbers (not inf, not subnormal)
+    const double spacing = (g.hi[a] - g.lo[a]) / g.cells[a];
+    if (!std::isfinite(g.hi[a] - g.lo[a]) || !(spacing >= std::numeric_limits<double>::min()))
+      file.fail("grid", "hi", "[grid] hi - lo is not a finite width with a positive cell size");
   }
   return g;
 }

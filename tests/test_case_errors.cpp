@@ -105,6 +105,20 @@ std::vector<BadInput> bad_inputs() {
        {"--set run.end_tme=1.0", "unknown key 'end_tme'", "did you mean 'end_time'"}},
       {"--set wrong type", v, "--set grid.cells=5", {"--set grid.cells=5", "cells"}},
       {"--set malformed", v, "--set gridcells", {"--set", "gridcells"}},
+      {"domain wider than a double",
+       replace(v, "cells = [16, 1, 1]\n",
+               "cells = [16, 1, 1]\nlo = [-1e308, 0.0, 0.0]\nhi = [1e308, 1.0, 1.0]\n"),
+       "",
+       {"bad.toml:8:", "hi - lo", "finite"}},
+      {"dt of a denormal size",
+       replace(v, "cfl = 0.5", "dt = 1e-320"),
+       "",
+       {"bad.toml:8:", "dt", "1e15 steps"}},
+      {"unknown Kokkos option", v, "--kokkos-bogus", {"unknown option '--kokkos-bogus'"}},
+      {"more cells than an int holds",
+       replace(v, "[16, 1, 1]", "[2147483647, 1, 1]"),
+       "",
+       {"bad.toml:6:", "cells"}},
       {"missing case file", "", "", {"bad.toml", "cannot read"}},
       {"missing restart file",
        v,
@@ -135,4 +149,21 @@ TEST_CASE("bad input exits with code 2, a located message, and writes nothing", 
       std::filesystem::remove_all(dir);
     }
   }
+}
+
+TEST_CASE("a case larger than the memory is refused at run start, and check shows it",
+          "[cli][input]") {
+  const std::string dir = make_temp_dir("cb_memory_");
+  // 1e12 cells: terabytes of fields, on any machine that runs these tests.
+  write_text(dir + "/big.toml", replace(valid_case, "[16, 1, 1]", "[1000000, 1000000, 1]"));
+  const CliResult run = run_cloudburst("run " + dir + "/big.toml --output-dir " + dir + "/out");
+  INFO(run.output);
+  CHECK(run.code == 2);
+  CHECK_THAT(run.output, ContainsSubstring("GiB per rank") && ContainsSubstring("available"));
+  CHECK_FALSE(std::filesystem::exists(dir + "/out"));
+  // `check` is a function of the file alone: valid, with the estimate.
+  const CliResult check = run_cloudburst("check " + dir + "/big.toml");
+  CHECK(check.code == 0);
+  CHECK_THAT(check.output, ContainsSubstring("# field memory:"));
+  std::filesystem::remove_all(dir);
 }

@@ -12,11 +12,13 @@
 #include <catch2/matchers/catch_matchers_string.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <csignal>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -145,5 +147,90 @@ TEST_CASE("SIGKILL during a run leaves a checkpoint that auto resumes from", "[r
   INFO(resumed.output);
   CHECK_THAT(resumed.output, ContainsSubstring("resuming from"));
   CHECK(resumed.code == 0);
+  fs::remove_all(dir);
+}
+
+TEST_CASE("a restart drops rows of diagnostics.csv that are not the run's own",
+          "[restart][input]") {
+  const std::string dir = make_temp_dir("cb_csv_");
+  REQUIRE(run_case(dir, "run", case_2d, 1, "--set run.steps=12").code == 0);
+  const std::string csv = dir + "/run/diagnostics.csv";
+  write_text(csv, read_text(csv) + "garbage,row\n\x01\x02 binary\n-5,1,1\n");
+  const CliResult resumed = run_case(dir, "run", case_2d, 1, "--restart auto");
+  INFO(resumed.output);
+  REQUIRE(resumed.code == 0);
+  const std::string rows = read_text(csv);
+  CHECK_THAT(rows, !ContainsSubstring("garbage") && !ContainsSubstring("binary") &&
+                       !ContainsSubstring("\n-5,"));
+  CHECK_THAT(rows, ContainsSubstring("\n12,") && ContainsSubstring("\n24,"));
+  fs::remove_all(dir);
+}
+
+namespace {
+
+// Overwrites the numeric root attribute `name` of `file` (HDF5 converts the value).
+void set_attribute(const std::string& file, const char* name, double value) {
+  const hid_t f = H5Fopen(file.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
+  REQUIRE(f >= 0);
+  const hid_t a = H5Aopen(f, name, H5P_DEFAULT);
+  REQUIRE(a >= 0);
+  const long whole = static_cast<long>(value);
+  const hid_t type = H5Aget_type(a);
+  const bool integral = H5Tget_class(type) == H5T_INTEGER;
+  H5Tclose(type);
+  REQUIRE(H5Awrite(a, integral ? H5T_NATIVE_LONG : H5T_NATIVE_DOUBLE,
+                   integral ? static_cast<const void*>(&whole) : &value) >= 0);
+  H5Aclose(a);
+  H5Fclose(f);
+}
+
+// Puts a NaN into the middle of the dataset /fields/q of `file`.
+void plant_nan(const std::string& file) {
+  std::vector<double> q = read_field(file, "/fields/q");
+  q[q.size() / 2] = std::nan("");
+  const hid_t f = H5Fopen(file.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
+  REQUIRE(f >= 0);
+  const hid_t d = H5Dopen2(f, "/fields/q", H5P_DEFAULT);
+  REQUIRE(H5Dwrite(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, q.data()) >= 0);
+  H5Dclose(d);
+  H5Fclose(f);
+}
+
+}  // namespace
+
+TEST_CASE("a checkpoint whose state no run can be in is refused, and nothing is written",
+          "[restart][input]") {
+  const std::string dir = make_temp_dir("cb_bad_state_");
+  REQUIRE(run_case(dir, "good", case_2d, 1).code == 0);
+  const std::string good = dir + "/good/checkpoints/chk_00000024.h5";
+  struct Bad {
+    std::string name, message;
+    std::function<void(const std::string&)> spoil;
+  };
+  const Bad bad[] = {
+      {"nan_field", "non-finite value: q at cell", plant_nan},
+      {"nan_time", "'time' is not a finite time",
+       [](const std::string& f) { set_attribute(f, "time", std::nan("")); }},
+      {"negative_time", "'time' is not a finite time",
+       [](const std::string& f) { set_attribute(f, "time", -1.0); }},
+      {"negative_step", "'step' is negative",
+       [](const std::string& f) { set_attribute(f, "step", -3.0); }},
+  };
+  for (const Bad& b : bad) {
+    const std::string file = dir + "/" + b.name + ".h5";
+    fs::copy_file(good, file);
+    b.spoil(file);
+    const std::string before = read_text(file);
+    for (int ranks : {1, 2}) {
+      const std::string out = dir + "/" + b.name + "_out" + std::to_string(ranks);
+      const CliResult r = run_cloudburst_mpi(
+          ranks, "run " + dir + "/good.toml --restart " + file + " --output-dir " + out);
+      INFO(b.name << " on " << ranks << " rank(s):\n" << r.output);
+      CHECK(r.code == 2);
+      CHECK_THAT(r.output, ContainsSubstring(file) && ContainsSubstring(b.message));
+      CHECK_FALSE(fs::exists(out));
+    }
+    CHECK(read_text(file) == before);
+  }
   fs::remove_all(dir);
 }

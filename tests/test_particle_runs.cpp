@@ -6,6 +6,8 @@
 #include "h5_read.hpp"
 #include "io/lammps_data.hpp"
 
+#include <hdf5.h>
+
 #include <catch2/catch_test_macros.hpp>
 #include <catch2/matchers/catch_matchers_string.hpp>
 
@@ -168,5 +170,58 @@ TEST_CASE("bad particle output input is refused before anything is written", "[p
       run_case(1, dir, other, dir + "/d", "--restart " + dir + "/c/checkpoints/chk_00000005.h5");
   CHECK(mismatch.code == 2);
   CHECK_THAT(mismatch.output, ContainsSubstring("checkpoint holds 864 atoms"));
+  fs::remove_all(dir);
+}
+
+namespace {
+
+// Overwrites element `index` of the dataset `name` of `file` with `value`
+// (converted to the dataset's type by HDF5).
+void overwrite(const std::string& file, const std::string& name, std::size_t index, double value) {
+  std::vector<double> values = read_field(file, name);
+  values.at(index) = value;
+  const hid_t f = H5Fopen(file.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
+  REQUIRE(f >= 0);
+  const hid_t d = H5Dopen2(f, name.c_str(), H5P_DEFAULT);
+  REQUIRE(H5Dwrite(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()) >= 0);
+  H5Dclose(d);
+  H5Fclose(f);
+}
+
+}  // namespace
+
+TEST_CASE("particle checkpoints with impossible atoms are refused, nothing written",
+          "[particles][cli][restart][input]") {
+  const std::string dir = make_temp_dir("cb_bad_atoms_");
+  const std::string text = small_melt(10, "");
+  REQUIRE(run_case(1, dir, text, dir + "/good").code == 0);
+  const std::string good = dir + "/good/checkpoints/chk_00000010.h5";
+  const double first_id = read_field(good, "/particles/id")[0];
+  struct Bad {
+    std::string name, dataset;
+    std::size_t index;
+    double value;
+    std::string message;
+  };
+  const Bad bad[] = {
+      {"nan_x", "/particles/x", 4, std::nan(""), "/particles/x: atom id"},
+      {"inf_v", "/particles/v", 7, INFINITY, "non-finite velocity"},
+      {"far_away", "/particles/x", 3, -1e6, "more than a box length outside"},
+      {"zero_id", "/particles/id", 5, 0.0, "/particles/id: atom id 0"},
+      {"duplicate_id", "/particles/id", 9, first_id, "is held by two atoms"},
+  };
+  for (const Bad& b : bad) {
+    const std::string file = dir + "/" + b.name + ".h5";
+    fs::copy_file(good, file);
+    overwrite(file, b.dataset, b.index, b.value);
+    for (int ranks : {1, 2}) {
+      const std::string out = dir + "/" + b.name + std::to_string(ranks);
+      const CliResult r = run_case(ranks, dir, text, out, "--restart " + file);
+      INFO(b.name << " on " << ranks << " rank(s):\n" << r.output);
+      CHECK(r.code == 2);
+      CHECK_THAT(r.output, ContainsSubstring(file) && ContainsSubstring(b.message));
+      CHECK_FALSE(fs::exists(out));
+    }
+  }
   fs::remove_all(dir);
 }

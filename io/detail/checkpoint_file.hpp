@@ -5,7 +5,7 @@
 // of the public io API.
 #pragma once
 
-#include "io/checkpoint.hpp"
+#include "io/checkpoint_header.hpp"
 
 #include <hdf5.h>
 #include <mpi.h>

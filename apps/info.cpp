@@ -5,6 +5,7 @@
 
 #include "core/environment.hpp"
 #include "core/types.hpp"
+#include "solvers/registry.hpp"
 
 #include <hdf5.h>
 #include <mpi.h>
@@ -108,7 +109,11 @@ int info_command() {
             << "  HDF5              " << hdf5_library() << '\n'
             << "  compiler          " << build::compiler << ", C++" << __cplusplus / 100 % 100
             << '\n'
-            << "  real              " << (sizeof(real) == 8 ? "double" : "float") << '\n';
+            << "  real              " << (sizeof(real) == 8 ? "double" : "float") << '\n'
+            << "  solvers\n";
+  for (const SolverModule& m : solver_modules())
+    std::cout << "    " << m.name << std::string(m.name.size() < 14 ? 14 - m.name.size() : 1, ' ')
+              << m.summary << '\n';
   return 0;
 }
 

@@ -29,7 +29,7 @@ TEST_CASE("--version and info", "[cli]") {
   INFO(r.output);
   CHECK(r.code == 0);
   for (const char* word : {"Kokkos", "backends", "execution space", "concurrency", "MPI", "HDF5",
-                           "parallel", "compiler"}) {
+                           "parallel", "compiler", "solvers", "weather", "cfd", "md", "scalar"}) {
     CHECK_THAT(r.output, ContainsSubstring(word));
   }
 }

@@ -7,6 +7,7 @@
 #include "core/driver.hpp"
 #include "core/environment.hpp"
 #include "io/checkpoint.hpp"
+#include "io/output_lock.hpp"
 #include "io/run_params.hpp"
 #include "io/solver_run.hpp"
 #include "solvers/registry.hpp"
@@ -244,6 +245,7 @@ int run_command(const RunArguments& args, const Environment& environment) {
   }
   const std::vector<std::string> device_map = environment.device_map(MPI_COMM_WORLD);
   run->create_directories();
+  const io::OutputLock lock(paths.root, decomposition.comm());
   log.open_file(paths.run_log());
   log.line("cloudburst " + version_string() + ": " + run->solver().name() + " case '" +
            run->solver().case_name() + "' from " + args.case_path);

@@ -20,6 +20,8 @@ class Log {
   // Not mirrored into the file (it would flood it); see line() for that.
   void progress(const std::string& text);
   bool interactive() const { return interactive_; }
+  // False once a line did not reach <out>/run.log (a full disk).
+  bool file_ok() const { return !file_.is_open() || file_.good(); }
 
  private:
   void end_progress();

@@ -328,18 +328,25 @@ void write_checkpoint(const std::string& path, const Decomposition& decompositio
                       const CheckpointHeader& header, const std::vector<FieldComponent>& fields) {
   if (header.geometry.cells != decomposition.global_cells())
     throw std::invalid_argument("write_checkpoint: header grid differs from the decomposition");
-  detail::write_checkpoint_atomically(path, decomposition.comm(), header, [&](hid_t file) {
+  const double bytes = double(fields.size()) * double(decomposition.global_cells()[0]) *
+                       double(decomposition.global_cells()[1]) *
+                       double(decomposition.global_cells()[2]) * sizeof(real);
+  detail::write_checkpoint_atomically(path, decomposition.comm(), header, bytes, [&](hid_t file) {
     write_fields_group(file, decomposition, header, fields);
   });
 }
 
 void detail::write_checkpoint_atomically(const std::string& path, MPI_Comm comm,
-                                         const CheckpointHeader& header,
+                                         const CheckpointHeader& header, double data_bytes,
                                          const std::function<void(hid_t file)>& body) {
   const bool root = rank_of(comm) == 0;
   const std::string partial = path + ".partial";
 
-  std::string error = detail::first_error(comm, root ? prepare_directory(path) : "");
+  std::string error = root ? prepare_directory(path) : "";
+  if (root && error.empty())
+    error = detail::space_shortage(fs::path(path).parent_path().string(),
+                                   data_bytes + double(header.case_text.size()));
+  error = detail::first_error(comm, error);
   if (error.empty()) {
     try {
       write_checkpoint_file(partial, comm, header, body);

@@ -1,5 +1,8 @@
 #include "io/diagnostics_csv.hpp"
 
+#include "core/error.hpp"
+#include "io/detail/h5_fields.hpp"
+
 #include <cctype>
 #include <cstdio>
 #include <cstdlib>
@@ -9,6 +12,12 @@
 namespace cb::io {
 
 namespace {
+
+bool is_root(MPI_Comm comm) {
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  return rank == 0;
+}
 
 // The step a row starts with ("120,0.5,..."), or -1 for a row that is not one
 // of ours (garbage from a full disk or another program is dropped).
@@ -37,7 +46,8 @@ void truncate_csv_after(const std::string& path, long last_step) {
   std::ofstream(path, std::ios::trunc) << kept.str();
 }
 
-DiagnosticsCsv::DiagnosticsCsv(const std::string& path, long first_step, bool root) : root_(root) {
+DiagnosticsCsv::DiagnosticsCsv(const std::string& path, long first_step, MPI_Comm comm)
+    : path_(path), comm_(comm), root_(is_root(comm)) {
   if (!root_) return;
   if (first_step > 0) {
     truncate_csv_after(path, first_step);
@@ -50,7 +60,16 @@ DiagnosticsCsv::DiagnosticsCsv(const std::string& path, long first_step, bool ro
 
 void DiagnosticsCsv::append(const RunState& state, const std::vector<Diagnostic>& values,
                             Log& log) {
-  if (!root_) return;
+  if (root_) write_row(state, values, log);
+  std::string error;
+  if (root_ && !csv_) error = path_ + ": cannot write (no space left?)";
+  if (root_ && error.empty() && !log.file_ok()) error = "run.log: cannot write (no space left?)";
+  error = detail::first_error(comm_, error);
+  if (!error.empty()) throw RunError(error + "; the run stops, earlier checkpoints are kept");
+}
+
+void DiagnosticsCsv::write_row(const RunState& state, const std::vector<Diagnostic>& values,
+                               Log& log) {
   char number[64];
   if (!has_header_) {
     csv_ << "step,time,dt";

@@ -9,19 +9,27 @@
 #include <string>
 #include <vector>
 
+#include <mpi.h>
+
 namespace cb::io {
 
 class DiagnosticsCsv {
  public:
   // Rank 0 opens `path`: truncated on a fresh start; on restart (`first_step`
   // > 0) the rows after first_step are dropped and new rows appended. Other
-  // ranks hold nothing.
-  DiagnosticsCsv(const std::string& path, long first_step, bool root);
+  // ranks hold nothing. `comm`: the ranks that call append().
+  DiagnosticsCsv(const std::string& path, long first_step, MPI_Comm comm);
 
-  // Rank 0: one CSV row (header first) and a "diagnostics: step N ..." line.
+  // Collective. Rank 0 writes one CSV row (header first) and a "diagnostics:
+  // step N ..." line; when either does not reach its file (a full disk) every
+  // rank throws RunError naming the file.
   void append(const RunState& state, const std::vector<Diagnostic>& values, Log& log);
 
  private:
+  void write_row(const RunState& state, const std::vector<Diagnostic>& values, Log& log);
+
+  std::string path_;
+  MPI_Comm comm_;
   bool root_;
   std::ofstream csv_;
   bool has_header_ = false;

@@ -145,8 +145,13 @@ void FieldOutput::write(long step, double time, const std::vector<FieldComponent
   const std::string file = fields_file_name(step);
   const std::string path = out_dir_ + "/" + file;
 
-  std::string error =
-      detail::first_error(comm, root ? make_directory(out_dir_ + "/fields") : std::string());
+  std::string error = root ? make_directory(out_dir_ + "/fields") : std::string();
+  const Int3& cells = decomposition.global_cells();
+  if (root && error.empty())
+    error = detail::space_shortage(
+        out_dir_ + "/fields",
+        double(fields.size()) * cells[0] * double(cells[1]) * cells[2] * sizeof(real));
+  error = detail::first_error(comm, error);
   if (error.empty())
     error = detail::first_error(
         comm, write_fields_file(path, decomposition, geometry_, step, time, fields));

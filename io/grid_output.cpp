@@ -32,7 +32,7 @@ GridRunOutput::GridRunOutput(GridSolver& solver, const Decomposition& decomposit
       field_names_(std::move(field_names)),
       fields_(paths_.root, decomposition, solver.geometry(), first_step),
       log_(log),
-      csv_(paths_.diagnostics_csv(), first_step, decomposition.rank() == 0) {}
+      csv_(paths_.diagnostics_csv(), first_step, decomposition.comm()) {}
 
 std::vector<FieldComponent> GridRunOutput::selected_fields() {
   std::vector<FieldComponent> all = solver_.output_fields();

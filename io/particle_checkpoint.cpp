@@ -68,7 +68,9 @@ void write_particle_checkpoint(const std::string& path, MPI_Comm comm,
   // Positions at the last list build, when every rank's solver gave them.
   int with_build = owned.x_build.size() == owned.x.size() ? 1 : 0;
   MPI_Allreduce(MPI_IN_PLACE, &with_build, 1, MPI_INT, MPI_LAND, comm);
-  detail::write_checkpoint_atomically(path, comm, complete, [&](hid_t file) {
+  // id, type, x, v, image, x at the last build
+  const double bytes = double(slice.total) * (8 + 4 + 3 * 8 + 3 * 8 + 3 * 4 + 3 * 8);
+  detail::write_checkpoint_atomically(path, comm, complete, bytes, [&](hid_t file) {
     write_particles_group(file, complete, owned, slice, with_build != 0);
   });
 }

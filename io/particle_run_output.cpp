@@ -104,7 +104,7 @@ ParticleRunOutput::ParticleRunOutput(ParticleSolver& solver, MPI_Comm comm, Outp
       xdmf_(paths_.root, comm, start.step),
       last_xdmf_time_(start.step > 0 ? start.time : -std::numeric_limits<double>::infinity()),
       log_(log),
-      csv_(paths_.diagnostics_csv(), start.step, log.is_root()) {
+      csv_(paths_.diagnostics_csv(), start.step, comm) {
   if (start.step > 0 && log.is_root()) remove_dumps_after(dump_dir(), start.step);
 }
 

@@ -234,3 +234,76 @@ TEST_CASE("a checkpoint whose state no run can be in is refused, and nothing is 
   }
   fs::remove_all(dir);
 }
+
+TEST_CASE("a second run into a busy output directory is refused; a killed holder frees it",
+          "[restart][input]") {
+  const std::string dir = make_temp_dir("cb_lock_");
+  const std::string text =
+      "[run]\nsolver = \"scalar\"\ncase = \"gaussian\"\nsteps = 1000000\n"
+      "[grid]\ncells = [32, 32, 32]\n[diagnostics]\nevery_steps = 0\n"
+      "[checkpoint]\nevery_steps = 5\nkeep = 1\n";
+  write_text(dir + "/long.toml", text);
+  const std::string out = dir + "/out";
+  const std::string run_long = std::string("'") + CLOUDBURST_EXE + "' run " + dir +
+                               "/long.toml --output-dir " + out + " --restart auto";
+  // The holder runs until killed; the second run is tried once it is under way.
+  const CliResult second = run_shell(
+      run_long + " > " + dir + "/holder.log 2>&1 & pid=$!; n=0; while [ $n -lt 600 ] && ! ls " +
+      out +
+      "/checkpoints/*.h5 > /dev/null 2>&1; do sleep 0.05; n=$((n+1)); done; echo holder $pid; " +
+      run_long + "; echo exit $?; kill -9 $pid; wait $pid 2>/dev/null");
+  INFO(second.output);
+  const auto holder = second.output.find("holder ");
+  REQUIRE(holder != std::string::npos);
+  const std::string pid =
+      second.output.substr(holder + 7, second.output.find('\n', holder) - holder - 7);
+  CHECK_THAT(second.output, ContainsSubstring("another run is writing here") &&
+                                ContainsSubstring("pid " + pid) && ContainsSubstring("exit 2"));
+  // The killed holder left its lock file, but not its lock.
+  const CliResult resumed =
+      run_cloudburst("run " + dir + "/long.toml --output-dir " + out +
+                     " --restart auto --set run.steps=1 --set checkpoint.every_steps=0");
+  INFO(resumed.output);
+  CHECK(resumed.code == 0);
+  CHECK_THAT(resumed.output, ContainsSubstring("resuming from"));
+  fs::remove_all(dir);
+}
+
+TEST_CASE("a full disk stops the run with exit 3 on every rank, and keeps what was written",
+          "[restart][disk]") {
+  const std::string dir = make_temp_dir("cb_full_");
+  const std::string disk = dir + "/disk";
+  fs::create_directories(disk);
+  // A small file system of our own (root and mount rights: CI and the
+  // developers' machines have both).
+  if (run_shell("mount -t tmpfs -o size=300k tmpfs " + disk).code != 0) {
+    fs::remove_all(dir);
+    SKIP("cannot mount a tmpfs here");
+  }
+  const std::string checkpoints =
+      "[run]\nsolver = \"scalar\"\ncase = \"gaussian\"\nsteps = 30\n[grid]\ncells = [128, 128, 1]\n"
+      "[checkpoint]\nevery_steps = 5\nkeep = 10\n";
+  const std::string rows =
+      "[run]\nsolver = \"scalar\"\ncase = \"gaussian\"\nsteps = 2000\n[grid]\ncells = [16, 16, 1]\n"
+      "[diagnostics]\nevery_steps = 1\n[checkpoint]\nat_end = false\n";
+  write_text(dir + "/checkpoints.toml", checkpoints);
+  write_text(dir + "/rows.toml", rows);
+  for (const std::string name : {"checkpoints", "rows"}) {
+    for (int ranks : {1, 2}) {
+      run_shell("rm -rf " + disk + "/*");
+      const std::string out = disk + "/out";
+      const CliResult r = run_shell("timeout 120 " + std::string(CLOUDBURST_MPIEXEC) + " -n " +
+                                    std::to_string(ranks) + " --oversubscribe '" + CLOUDBURST_EXE +
+                                    "' run " + dir + "/" + name + ".toml --output-dir " + out);
+      INFO(name << " on " << ranks << " rank(s):\n" << r.output);
+      CHECK(r.code == 3);  // not a hang (124), not a crash (139)
+      CHECK_THAT(r.output, ContainsSubstring("no space left"));
+      for (const auto& e : fs::directory_iterator(out + "/checkpoints")) {
+        CHECK(e.path().extension() == ".h5");  // no .partial left behind
+        CHECK(read_field(e.path().string(), "/fields/q").size() == 128u * 128u);
+      }
+    }
+  }
+  run_shell("umount " + disk);
+  fs::remove_all(dir);
+}

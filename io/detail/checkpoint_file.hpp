@@ -15,11 +15,13 @@
 
 namespace cb::io::detail {
 
-// Collective over `comm`. `body` writes the datasets into the open file (it
-// must be collective too). Throws RunError naming `path` on any rank's failure;
-// the .partial is then removed and nothing else is touched.
+// Collective over `comm`. `body` writes the datasets, about `data_bytes` in
+// all, into the open file (it must be collective too). Throws RunError naming
+// `path` on any rank's failure, or before anything is written when the file
+// system has no room for it; the .partial is then removed and nothing else is
+// touched.
 void write_checkpoint_atomically(const std::string& path, MPI_Comm comm,
-                                 const CheckpointHeader& header,
+                                 const CheckpointHeader& header, double data_bytes,
                                  const std::function<void(hid_t file)>& body);
 
 }  // namespace cb::io::detail

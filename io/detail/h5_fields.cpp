@@ -1,5 +1,7 @@
 #include "io/detail/h5_fields.hpp"
 
+#include <sys/statvfs.h>
+
 #include "core/error.hpp"
 
 #include <Kokkos_Core.hpp>
@@ -208,6 +210,18 @@ H5Handle file_access(MPI_Comm comm) {
   return fapl;
 }
 }  // namespace
+
+std::string space_shortage(const std::string& dir, double bytes) {
+  struct statvfs fs {};
+  if (statvfs(dir.c_str(), &fs) != 0) return "";
+  const double free = double(fs.f_bavail) * double(fs.f_frsize);
+  const double needed = 1.05 * bytes + 65536.0;
+  if (free >= needed) return "";
+  char text[160];
+  std::snprintf(text, sizeof text, "no space left: about %.3g MB needed, %.3g MB free in ",
+                needed / 1e6, free / 1e6);
+  return text + dir;
+}
 
 H5Handle collective_transfer() {
   H5Handle dxpl = checked(H5Pcreate(H5P_DATASET_XFER), H5Pclose, "transfer properties");

@@ -70,6 +70,12 @@ hid_t real_type();
 
 // Files. `comm` selects the MPI-IO driver (collective); MPI_COMM_NULL opens
 // with the default serial driver (one rank probing or reading attributes).
+// Why `bytes` more (plus 5% and 64 KiB for metadata) do not fit in the file system
+// of `dir`, or "" when they do or the free space cannot be told. Checked before
+// a file is opened, so that a full disk ends the run with a clear error and no
+// half-written file (HDF5 and MPI-IO do not recover from a failed close).
+std::string space_shortage(const std::string& dir, double bytes);
+
 // Dataset transfer properties for collective MPI-IO reads and writes.
 H5Handle collective_transfer();
 H5Handle create_file(const std::string& path, MPI_Comm comm);

@@ -8,13 +8,16 @@
 #include "io/detail/h5_fields.hpp"
 #include "io/detail/particle_arrays.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <limits>
 #include <map>
+#include <tuple>
 #include <unordered_map>
 
 namespace cb::io {
@@ -156,7 +159,7 @@ class DataFileParser {
         fail(line.number, "a triclinic (tilted) box is not supported; only orthogonal boxes");
       } else if (join(w, 1) == "atoms") {
         atom_count_ = integer(line, 0, "atoms");
-        if (atom_count_ < 0) fail(line.number, "the atom count must not be negative");
+        if (atom_count_ < 1) fail(line.number, "the atom count must be at least 1");
       } else if (join(w, 1) == "atom types") {
         const long long types = integer(line, 0, "atom types");
         if (types < 1 || types > 1000000) fail(line.number, "atom types must be at least 1");
@@ -267,6 +270,9 @@ class DataFileParser {
       double x = number(line, 2 + axis, "a coordinate");
       long long image = line.words.size() == 8 ? integer(line, 5 + axis, "an image flag") : 0;
       wrap_into_box(line, axis, x, image);
+      if (image < std::numeric_limits<int>::min() || image > std::numeric_limits<int>::max())
+        fail(line.number, "atom " + std::to_string(id) + ": image flag " + std::to_string(image) +
+                              " is outside the 32-bit range image flags are kept in");
       atoms.x.push_back(x);
       atoms.image.push_back(static_cast<int>(image));
       atoms.v.push_back(0.0);
@@ -299,10 +305,32 @@ class DataFileParser {
     velocities_.push_back(v);
   }
 
+  // Two atoms at one place have an infinite pair force: no run can start.
+  void check_no_overlap() const {
+    const std::vector<double>& x = data_.atoms.x;
+    std::vector<std::size_t> order(data_.atoms.id.size());
+    for (std::size_t a = 0; a < order.size(); ++a) order[a] = a;
+    auto position = [&x](std::size_t a) {
+      return std::make_tuple(x[3 * a], x[3 * a + 1], x[3 * a + 2]);
+    };
+    std::sort(order.begin(), order.end(),
+              [&](std::size_t a, std::size_t b) { return position(a) < position(b); });
+    for (std::size_t k = 1; k < order.size(); ++k) {
+      const std::size_t a = order[k - 1], b = order[k];
+      if (position(a) != position(b)) continue;
+      const std::size_t later = std::max(a, b), earlier = std::min(a, b);
+      fail(atom_lines_[later], "atom " + std::to_string(data_.atoms.id[later]) +
+                                   " sits exactly on atom " +
+                                   std::to_string(data_.atoms.id[earlier]) + " (line " +
+                                   std::to_string(atom_lines_[earlier]) + ")");
+    }
+  }
+
   void finish() {
     if (atom_count_ > 0 && sections_seen_.count("Atoms") == 0)
       fail(line_number_, "the header announces " + std::to_string(atom_count_) +
                              " atoms but the file has no Atoms section");
+    check_no_overlap();
     std::vector<long> velocity_line_of(data_.atoms.id.size(), 0);
     for (const Velocity& v : velocities_) {
       const auto found = index_of_id_.find(v.id);

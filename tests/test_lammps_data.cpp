@@ -170,6 +170,15 @@ TEST_CASE("LAMMPS data: bad content is named by file:line", "[lammps]") {
              ContainsSubstring(":21: the mass of type 1 is given twice"));
   CHECK_THAT(error_of(with_line(good, "2 39.948 # argon", "2 -1")),
              ContainsSubstring(":21: the mass of type 2 must be positive"));
+  CHECK_THAT(error_of(with_line(good, "4 atoms", "0 atoms")),
+             ContainsSubstring(":3: the atom count must be at least 1"));
+  CHECK_THAT(error_of(with_line(good, "1 1 0.1 -0.9 0.2 1 0 0", "1 1 0.1 -0.9 0.2 3000000000 0 0")),
+             ContainsSubstring(":31: atom 1: image flag 3000000000 is outside the 32-bit range"));
+  // 1e6 box lengths out along a periodic axis: wrapped, and its flag too big.
+  CHECK_THAT(error_of(with_line(good, "1 1 0.1 -0.9 0.2 1 0 0", "1 1 1e16 -0.9 0.2 1 0 0")),
+             ContainsSubstring(":31: atom 1: image flag"));
+  CHECK_THAT(error_of(with_line(good, "1 1 0.1 -0.9 0.2 1 0 0", "1 1 3.0 0.0 0.0 -2 5 0")),
+             ContainsSubstring("atom 2 sits exactly on atom 1 (line 31)"));
   const std::string no_atoms = good.substr(0, good.find("Atoms # atomic"));
   CHECK_THAT(error_of(no_atoms), ContainsSubstring("announces 4 atoms but the file has no Atoms"));
   CHECK_THROWS_WITH(cb::io::read_lammps_data("/nonexistent/file.data"),

@@ -11,9 +11,12 @@ namespace {
 
 using Policy = Kokkos::RangePolicy<ExecSpace>;
 
+// The bin along one axis, clamped to the grid in floating point first: a
+// position far outside (or NaN, which the NaN guard reports afterwards) must
+// not overflow the conversion to int.
 KOKKOS_INLINE_FUNCTION int bin_coordinate(double x, double lo, double inv_size, int n) {
-  const int b = static_cast<int>((x - lo) * inv_size);
-  return b < 0 ? 0 : (b >= n ? n - 1 : b);
+  const double b = (x - lo) * inv_size;
+  return b >= 0.0 ? (b < double(n) ? static_cast<int>(b) : n - 1) : 0;
 }
 
 // Inserts (key, atom) into the first n entries of a row kept sorted by key.

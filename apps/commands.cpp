@@ -227,6 +227,8 @@ int run_command(const RunArguments& args, const Environment& environment) {
   Log log(environment.rank());
   const io::OutputPaths paths{args.output_dir.empty() ? default_output_dir(args.case_path)
                                                       : args.output_dir};
+  io::OutputLock lock;
+  lock.acquire(paths.root, MPI_COMM_WORLD, true);
   const std::string restart = resolve_restart(args, paths, MPI_COMM_WORLD, log);
   check_memory(c.solver, MPI_COMM_WORLD);
   Decomposition decomposition(MPI_COMM_WORLD, c.solver.geometry.cells, c.solver.geometry.periodic,
@@ -245,7 +247,7 @@ int run_command(const RunArguments& args, const Environment& environment) {
   }
   const std::vector<std::string> device_map = environment.device_map(MPI_COMM_WORLD);
   run->create_directories();
-  const io::OutputLock lock(paths.root, decomposition.comm());
+  lock.acquire(paths.root, decomposition.comm());
   log.open_file(paths.run_log());
   log.line("cloudburst " + version_string() + ": " + run->solver().name() + " case '" +
            run->solver().case_name() + "' from " + args.case_path);

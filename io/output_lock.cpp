@@ -12,6 +12,7 @@
 #include <cerrno>
 #include <cstring>
 #include <ctime>
+#include <filesystem>
 
 namespace cb::io {
 namespace {
@@ -34,11 +35,12 @@ std::string read_holder(int fd) {
 
 }  // namespace
 
-OutputLock::OutputLock(const std::string& dir, MPI_Comm comm) {
+void OutputLock::acquire(const std::string& dir, MPI_Comm comm, bool only_if_present) {
   int rank = 0;
   MPI_Comm_rank(comm, &rank);
   std::string error;
-  if (rank == 0) {
+  std::error_code ec;
+  if (rank == 0 && fd_ < 0 && (!only_if_present || std::filesystem::is_directory(dir, ec))) {
     const std::string path = dir + "/.cloudburst.lock";
     fd_ = open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
     if (fd_ < 0) {

@@ -13,10 +13,14 @@ namespace cb::io {
 
 class OutputLock {
  public:
-  // Collective. `dir` exists. Throws InputError naming the holder when another
-  // process holds the lock.
-  OutputLock(const std::string& dir, MPI_Comm comm);
+  OutputLock() = default;
   ~OutputLock();
+  // Collective. Takes the lock of `dir` unless this process holds it already,
+  // or `dir` does not exist and `only_if_present`. Throws InputError naming
+  // the holder when another process holds it. A run takes it before it reads
+  // the directory's checkpoints (which the holder may be pruning), and again
+  // after creating a new directory.
+  void acquire(const std::string& dir, MPI_Comm comm, bool only_if_present = false);
   OutputLock(const OutputLock&) = delete;
   OutputLock& operator=(const OutputLock&) = delete;
 

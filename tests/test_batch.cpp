@@ -403,3 +403,28 @@ TEST_CASE("cloudburst-batch requeues only on progress below the cap and forwards
   CHECK(read_text(dir + "/scontrol.log") == "requeue 77\n");
   fs::remove_all(dir);
 }
+
+TEST_CASE("SIGUSR1 to mpirun: every rank checkpoints and mpirun returns 75", "[batch][mpi]") {
+  // Open MPI's mpirun forwards SIGUSR1 to the ranks and waits for them; on
+  // SIGTERM it forwards the signal too but returns 1 whatever the ranks do, so
+  // scripts that signal mpirun use SIGUSR1 (docs/clusters.md).
+  const std::string dir = cb::test::make_temp_dir("cb_mpirun_signal_");
+  cb::test::write_text(dir + "/long.toml",
+                       "[run]\nsolver = \"scalar\"\ncase = \"gaussian\"\nsteps = 1000000\n"
+                       "[grid]\ncells = [32, 32, 32]\n[diagnostics]\nevery_steps = 0\n");
+  const std::string out = dir + "/out";
+  const cb::test::CliResult r = cb::test::run_shell(
+      "'" + std::string(CLOUDBURST_MPIEXEC) + "' -n 2 --oversubscribe '" + CLOUDBURST_EXE +
+      "' run " + dir + "/long.toml --output-dir " + out + " > " + dir +
+      "/mpirun.log 2>&1 & pid=$!; n=0; while [ $n -lt 600 ] && ! grep -q '^device: rank 1' " + out +
+      "/run.log 2>/dev/null; do sleep 0.05; n=$((n+1)); done; sleep 0.5; kill -USR1 $pid; "
+      "wait $pid; echo mpirun returned $?");
+  INFO(r.output << cb::test::read_text(dir + "/mpirun.log"));
+  CHECK_THAT(r.output, ContainsSubstring("mpirun returned 75"));
+  CHECK_THAT(cb::test::read_text(out + "/run.log"), ContainsSubstring("stop requested by signal"));
+  bool checkpoint = false;
+  for (const auto& e : fs::directory_iterator(out + "/checkpoints"))
+    checkpoint = checkpoint || e.path().extension() == ".h5";
+  CHECK(checkpoint);
+  fs::remove_all(dir);
+}

@@ -47,6 +47,10 @@ class Solver {
   // Describes the first non-finite value in the state ("q at cell (i, j, k)"),
   // or "" when all are finite. Collective; the same text on every rank.
   virtual std::string locate_non_finite() = 0;
+  // The same for any value no physical state has (a non-finite value, or for
+  // example a negative density), or "". Collective. Checked when a state is
+  // read from a checkpoint.
+  virtual std::string locate_invalid_state() { return locate_non_finite(); }
 
   // Extra scalars a bit-exact restart needs (stored as checkpoint attributes).
   virtual std::vector<std::pair<std::string, double>> checkpoint_scalars() const { return {}; }

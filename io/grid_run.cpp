@@ -38,8 +38,8 @@ class GridRun : public SolverRun {
     const CheckpointHeader header = read_checkpoint_header(path, decomposition_.comm());
     check_compatible(path, header, solver_->name(), solver_->geometry());
     read_checkpoint_fields(path, decomposition_, solver_->checkpoint_fields());
-    const std::string bad = solver_->locate_non_finite();
-    if (!bad.empty()) throw InputError(path + ": the checkpoint holds a non-finite value: " + bad);
+    const std::string bad = solver_->locate_invalid_state();
+    if (!bad.empty()) throw InputError(path + ": the checkpoint holds an impossible state: " + bad);
     solver_->restore(header.scalars);
     return {header.step, header.time, header.dt};
   }

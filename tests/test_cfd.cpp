@@ -107,7 +107,7 @@ TEST_CASE("HLLC star region matches Toro's wave speeds on the Sod data", "[cfd][
 }
 
 TEST_CASE("MUSCL with every limiter and WENO5 reproduce linear data", "[cfd][kernels]") {
-  const double q[6] = {-1.25, -0.5, 0.25, 1.0, 1.75, 2.5};  // slope 0.75 per cell
+  const real q[6] = {-1.25, -0.5, 0.25, 1.0, 1.75, 2.5};  // slope 0.75 per cell
   // Face between cells 2 and 3: the mean 0.625.
   for (kernels::Limiter l : {kernels::Limiter::none, kernels::Limiter::minmod,
                              kernels::Limiter::van_leer, kernels::Limiter::mc}) {
@@ -126,7 +126,7 @@ TEST_CASE("MUSCL with every limiter and WENO5 reproduce linear data", "[cfd][ker
 TEST_CASE("WENO5 is fifth order on smooth cell averages", "[cfd][kernels]") {
   // Cell averages of sin x; the face value at x_f = 0.3 (no critical point).
   auto error = [](double h) {
-    double q[6];
+    real q[6];
     for (int m = 0; m < 6; ++m) {
       const double a = 0.3 + (m - 3) * h;  // cell m spans [a, a + h]
       q[m] = (std::cos(a) - std::cos(a + h)) / h;

@@ -184,16 +184,21 @@ void set_attribute(const std::string& file, const char* name, double value) {
   H5Fclose(f);
 }
 
-// Puts a NaN into the middle of the dataset /fields/q of `file`.
-void plant_nan(const std::string& file) {
-  std::vector<double> q = read_field(file, "/fields/q");
-  q[q.size() / 2] = std::nan("");
+// Overwrites element `index` of the dataset `name` of `file`.
+void overwrite(const std::string& file, const std::string& name, std::size_t index, double value) {
+  std::vector<double> values = read_field(file, name);
+  values.at(index) = value;
   const hid_t f = H5Fopen(file.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
   REQUIRE(f >= 0);
-  const hid_t d = H5Dopen2(f, "/fields/q", H5P_DEFAULT);
-  REQUIRE(H5Dwrite(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, q.data()) >= 0);
+  const hid_t d = H5Dopen2(f, name.c_str(), H5P_DEFAULT);
+  REQUIRE(H5Dwrite(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()) >= 0);
   H5Dclose(d);
   H5Fclose(f);
+}
+
+// Puts a NaN into the middle of the dataset /fields/q of `file`.
+void plant_nan(const std::string& file) {
+  overwrite(file, "/fields/q", read_field(file, "/fields/q").size() / 2, std::nan(""));
 }
 
 }  // namespace
@@ -208,7 +213,7 @@ TEST_CASE("a checkpoint whose state no run can be in is refused, and nothing is 
     std::function<void(const std::string&)> spoil;
   };
   const Bad bad[] = {
-      {"nan_field", "non-finite value: q at cell", plant_nan},
+      {"nan_field", "impossible state: q at cell", plant_nan},
       {"nan_time", "'time' is not a finite time",
        [](const std::string& f) { set_attribute(f, "time", std::nan("")); }},
       {"negative_time", "'time' is not a finite time",
@@ -305,5 +310,26 @@ TEST_CASE("a full disk stops the run with exit 3 on every rank, and keeps what w
     }
   }
   run_shell("umount " + disk);
+  fs::remove_all(dir);
+}
+
+TEST_CASE("a CFD checkpoint with a negative density is refused", "[restart][input][cfd]") {
+  const std::string dir = make_temp_dir("cb_bad_rho_");
+  const std::string sod =
+      "[run]\nsolver = \"cfd\"\ncase = \"sod\"\nsteps = 4\n[grid]\ncells = [64, 1, 1]\n";
+  REQUIRE(run_case(dir, "good", sod, 1).code == 0);
+  const std::string file = dir + "/negative.h5";
+  fs::copy_file(dir + "/good/checkpoints/chk_00000004.h5", file);
+  overwrite(file, "/fields/rho", 10, -1.0);
+  for (int ranks : {1, 2}) {
+    const std::string out = dir + "/out" + std::to_string(ranks);
+    const CliResult r = run_cloudburst_mpi(
+        ranks, "run " + dir + "/good.toml --restart " + file + " --output-dir " + out);
+    INFO(r.output);
+    CHECK(r.code == 2);
+    CHECK_THAT(r.output, ContainsSubstring(file) &&
+                             ContainsSubstring("rho <= 0 at cell (i, j, k) = (10, 0, 0)"));
+    CHECK_FALSE(fs::exists(out));
+  }
   fs::remove_all(dir);
 }

@@ -140,6 +140,20 @@ std::string CfdSolver::locate_non_finite() {
                           ghost_);
 }
 
+// Finite, and a positive density and pressure in every cell.
+std::string CfdSolver::locate_invalid_state() {
+  const std::string bad = locate_non_finite();
+  if (!bad.empty()) return bad;
+  const Field s = state_;
+  const real gamma = real(params_.gamma);
+  return first_flagged_cell(
+      {"rho <= 0", "p <= 0"}, decomposition_, ghost_, KOKKOS_LAMBDA(int k, int j, int i, int test) {
+        const Primitive w =
+            kernels::cfd::to_primitive(kernels::cfd::load_conserved(s, k, j, i), gamma);
+        return test == 0 ? !(w.rho > real(0)) : !(w.p > real(0));
+      });
+}
+
 void CfdSolver::compute_derived() {
   const Field s = state_, d = derived_;
   const real gamma = real(params_.gamma);

@@ -28,6 +28,7 @@ class CfdSolver : public GridSolver {
   void step(double time, double dt, PhaseTimer& timer) override;
   std::vector<Diagnostic> diagnostics(double time) override;
   std::string locate_non_finite() override;
+  std::string locate_invalid_state() override;
   std::vector<FieldComponent> output_fields() override;
   std::vector<FieldComponent> checkpoint_fields() override;
   const GridGeometry& geometry() const override { return params_.geometry; }

@@ -1,4 +1,4 @@
-// Reading whole HDF5 datasets in the tests (checkpoint and field files).
+// Reading (and spoiling) whole HDF5 datasets in the tests (checkpoint and field files).
 #pragma once
 
 #include <hdf5.h>
@@ -24,6 +24,20 @@ inline std::vector<double> read_field(const std::string& file, const std::string
   H5Dclose(d);
   H5Fclose(f);
   return values;
+}
+
+// Overwrites element `index` of `dataset` in `file` with `value` (HDF5
+// converts it to the dataset's type): how the tests spoil a checkpoint.
+inline void overwrite_value(const std::string& file, const std::string& dataset, std::size_t index,
+                            double value) {
+  std::vector<double> values = read_field(file, dataset);
+  values.at(index) = value;
+  const hid_t f = H5Fopen(file.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
+  REQUIRE(f >= 0);
+  const hid_t d = H5Dopen2(f, dataset.c_str(), H5P_DEFAULT);
+  REQUIRE(H5Dwrite(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()) >= 0);
+  H5Dclose(d);
+  H5Fclose(f);
 }
 
 inline bool bitwise_equal(const std::vector<double>& a, const std::vector<double>& b) {

@@ -184,21 +184,9 @@ void set_attribute(const std::string& file, const char* name, double value) {
   H5Fclose(f);
 }
 
-// Overwrites element `index` of the dataset `name` of `file`.
-void overwrite(const std::string& file, const std::string& name, std::size_t index, double value) {
-  std::vector<double> values = read_field(file, name);
-  values.at(index) = value;
-  const hid_t f = H5Fopen(file.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
-  REQUIRE(f >= 0);
-  const hid_t d = H5Dopen2(f, name.c_str(), H5P_DEFAULT);
-  REQUIRE(H5Dwrite(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()) >= 0);
-  H5Dclose(d);
-  H5Fclose(f);
-}
-
 // Puts a NaN into the middle of the dataset /fields/q of `file`.
 void plant_nan(const std::string& file) {
-  overwrite(file, "/fields/q", read_field(file, "/fields/q").size() / 2, std::nan(""));
+  overwrite_value(file, "/fields/q", read_field(file, "/fields/q").size() / 2, std::nan(""));
 }
 
 }  // namespace
@@ -320,7 +308,7 @@ TEST_CASE("a CFD checkpoint with a negative density is refused", "[restart][inpu
   REQUIRE(run_case(dir, "good", sod, 1).code == 0);
   const std::string file = dir + "/negative.h5";
   fs::copy_file(dir + "/good/checkpoints/chk_00000004.h5", file);
-  overwrite(file, "/fields/rho", 10, -1.0);
+  overwrite_value(file, "/fields/rho", 10, -1.0);
   for (int ranks : {1, 2}) {
     const std::string out = dir + "/out" + std::to_string(ranks);
     const CliResult r = run_cloudburst_mpi(

@@ -173,23 +173,6 @@ TEST_CASE("bad particle output input is refused before anything is written", "[p
   fs::remove_all(dir);
 }
 
-namespace {
-
-// Overwrites element `index` of the dataset `name` of `file` with `value`
-// (converted to the dataset's type by HDF5).
-void overwrite(const std::string& file, const std::string& name, std::size_t index, double value) {
-  std::vector<double> values = read_field(file, name);
-  values.at(index) = value;
-  const hid_t f = H5Fopen(file.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
-  REQUIRE(f >= 0);
-  const hid_t d = H5Dopen2(f, name.c_str(), H5P_DEFAULT);
-  REQUIRE(H5Dwrite(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()) >= 0);
-  H5Dclose(d);
-  H5Fclose(f);
-}
-
-}  // namespace
-
 TEST_CASE("particle checkpoints with impossible atoms are refused, nothing written",
           "[particles][cli][restart][input]") {
   const std::string dir = make_temp_dir("cb_bad_atoms_");
@@ -213,7 +196,7 @@ TEST_CASE("particle checkpoints with impossible atoms are refused, nothing writt
   for (const Bad& b : bad) {
     const std::string file = dir + "/" + b.name + ".h5";
     fs::copy_file(good, file);
-    overwrite(file, b.dataset, b.index, b.value);
+    overwrite_value(file, b.dataset, b.index, b.value);
     for (int ranks : {1, 2}) {
       const std::string out = dir + "/" + b.name + std::to_string(ranks);
       const CliResult r = run_case(ranks, dir, text, out, "--restart " + file);

@@ -152,9 +152,14 @@ void FieldOutput::write(long step, double time, const std::vector<FieldComponent
         out_dir_ + "/fields",
         double(fields.size()) * cells[0] * double(cells[1]) * cells[2] * sizeof(real));
   error = detail::first_error(comm, error);
-  if (error.empty())
+  if (error.empty()) {
     error = detail::first_error(
         comm, write_fields_file(path, decomposition, geometry_, step, time, fields));
+    if (!error.empty() && root) {
+      std::error_code ignored;
+      fs::remove(path, ignored);  // not left behind truncated
+    }
+  }
   if (error.empty()) {
     std::string local;
     if (root) {

@@ -264,11 +264,23 @@ void ParticleXdmfOutput::write(long step, double time, const ParticleBox& box,
   const detail::RowSlice slice = detail::rank_offset_slice(comm_, std::int64_t(local.atoms.size()));
   entry.atoms = slice.total;
 
-  std::string error =
-      detail::first_error(comm_, root ? make_directory(out_dir_ + "/particles") : std::string());
-  if (error.empty())
+  std::string error = root ? make_directory(out_dir_ + "/particles") : std::string();
+  if (root && error.empty()) {
+    // x plus every column, counted as 8-byte values: an upper bound.
+    std::size_t values = 3 + entry.names.size();
+    if (velocities) values += 2;
+    if (images) values += 2;
+    error = detail::space_shortage(out_dir_ + "/particles", 8.0 * values * double(slice.total));
+  }
+  error = detail::first_error(comm_, error);
+  if (error.empty()) {
     error = detail::first_error(
         comm_, write_particles_file(path, comm_, step, time, box, local, entry.names, slice));
+    if (!error.empty() && root) {
+      std::error_code ignored;
+      fs::remove(path, ignored);  // not left behind truncated
+    }
+  }
   if (error.empty()) {
     std::string mine;
     if (root) {

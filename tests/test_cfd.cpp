@@ -11,6 +11,7 @@
 #include "kernels/cfd/reconstruction.hpp"
 #include "kernels/cfd/riemann.hpp"
 #include "kernels/cfd/viscous.hpp"
+#include "precision.hpp"
 #include "solvers/cfd/solver.hpp"
 
 #include <catch2/catch_approx.hpp>
@@ -24,6 +25,7 @@
 #include <vector>
 
 using namespace cb;
+using cb::test::round_off;
 using namespace cb::kernels::cfd;
 using Catch::Approx;
 using Catch::Matchers::ContainsSubstring;
@@ -83,7 +85,7 @@ TEST_CASE("HLLC keeps an isolated stationary contact exactly; HLL smears it", "[
     const Conserved f =
         on_device(KOKKOS_LAMBDA() { return flux_hllc(left, right, gamma_air, axis); });
     CHECK(f.rho == 0.0);
-    CHECK(f.mom[axis] == 0.7);
+    CHECK(f.mom[axis] == real(0.7));
     CHECK(f.energy == 0.0);
     for (int d = 0; d < 3; ++d) {
       if (d != axis) CHECK(f.mom[d] == 0.0);
@@ -125,6 +127,9 @@ TEST_CASE("MUSCL with every limiter and WENO5 reproduce linear data", "[cfd][ker
 
 TEST_CASE("WENO5 is fifth order on smooth cell averages", "[cfd][kernels]") {
   // Cell averages of sin x; the face value at x_f = 0.3 (no critical point).
+  // The errors at h = 0.05 and 0.025 (1e-9, 3e-11) are below float's
+  // round-off: the order shows only with double fields.
+  if (!cb::test::double_fields) SKIP("fifth order is below float round-off at these h");
   auto error = [](double h) {
     real q[6];
     for (int m = 0; m < 6; ++m) {
@@ -264,13 +269,14 @@ TEST_CASE("mass, momentum and energy are conserved to round-off", "[cfd][validat
     INFO(text);
     for (const char* name : {"mass", "mom_x", "mom_y", "mom_z", "energy"}) {
       INFO(name << " " << first.at(name) << " -> " << last.at(name));
-      CHECK(std::abs(last.at(name) - first.at(name)) <= 1e-13 * std::abs(first.at("energy")));
+      CHECK(std::abs(last.at(name) - first.at(name)) <=
+            round_off(1e-13) * std::abs(first.at("energy")));
     }
     CHECK(last.at("fallback_faces") == 0.0);
   }
   // Closed: the cavity's walls (mass only; the lid does work).
   const auto [first, last] = run_api(case_text("cavity", "[16, 16, 1]"), 50);
-  CHECK(std::abs(last.at("mass") - first.at("mass")) <= 1e-14 * first.at("mass"));
+  CHECK(std::abs(last.at("mass") - first.at("mass")) <= round_off(1e-14) * first.at("mass"));
 }
 
 TEST_CASE("Taylor-Green starts with the HiOCFD kinetic energy 0.125", "[cfd][validation]") {

@@ -210,12 +210,18 @@ TEST_CASE("an MD restart matches an uninterrupted run", "[md][restart][mpi]") {
   const std::string nose_hoover = nve +
                                   " --set thermostat.style=nose_hoover"
                                   " --set thermostat.temperature=2.0 --set thermostat.damp=0.5";
+  // The default neighbour settings: rebuilt when some atom moved half the
+  // skin, checked every step (the checkpoint holds the build positions).
+  const std::string checked =
+      "--set neighbor.every=1 --set neighbor.check=true"
+      " --set thermo.every_steps=10 --set md.lattice_cells=[6,6,6]";
   struct Split {
     std::string what, tag, opts;
     int steps, first;
   };
   for (const Split& s :
        {Split{"between rebuilds", "nve", nve, 44, 22}, Split{"at a rebuild", "nve", nve, 44, 20},
+        Split{"every = 1, check = true", "checked", checked, 60, 23},
         Split{"odd, across a rebuild", "nve", nve, 47, 23},
         Split{"Langevin", "langevin", langevin, 44, 22},
         Split{"Nose-Hoover", "nose_hoover", nose_hoover, 45, 22}}) {
@@ -241,6 +247,17 @@ TEST_CASE("an MD restart on 2 ranks, and on another rank count", "[md][restart][
   const std::string dir = make_temp_dir("cb_md_restart2_");
   const std::string nve =
       "--set neighbor.every=5 --set thermo.every_steps=10 --set md.lattice_cells=[6,6,6]";
+  const std::string checked =
+      "--set neighbor.every=1 --set neighbor.check=true"
+      " --set thermo.every_steps=10 --set md.lattice_cells=[6,6,6]";
+  {
+    fs::create_directories(dir + "/checked");
+    const RestartDifference d = restart_difference(dir + "/checked", checked, 60, 23, 2, 2);
+    INFO("2 ranks, every = 1, check = true, 23 + 37 steps: max |dx| " << d.dx << ", max |dv| "
+                                                                      << d.dv);
+    CHECK(d.dx == 0.0);
+    CHECK(d.dv == 0.0);
+  }
   for (long first : {20L, 22L}) {
     const RestartDifference d = restart_difference(dir, nve, 44, first, 2, 2);
     INFO("2 ranks, " << first << " + " << 44 - first << " steps: max |dx| " << d.dx << ", max |dv| "

@@ -21,6 +21,7 @@
 #include <functional>
 #include <string>
 #include <thread>
+#include <tuple>
 #include <vector>
 
 using namespace cb::test;
@@ -262,14 +263,29 @@ TEST_CASE("a second run into a busy output directory is refused; a killed holder
   fs::remove_all(dir);
 }
 
+namespace {
+
+// A 300 KiB file system of our own at `disk` (root and mount rights: CI and
+// the developers' machines have both); false where it cannot be mounted.
+bool mount_small_disk(const std::string& disk) {
+  fs::create_directories(disk);
+  return run_shell("mount -t tmpfs -o size=300k tmpfs " + disk).code == 0;
+}
+
+// A run on `ranks` ranks that may hang: stopped after 120 s (exit 124).
+CliResult run_or_hang(int ranks, const std::string& arguments) {
+  return run_shell("timeout 120 " + std::string(CLOUDBURST_MPIEXEC) + " -n " +
+                   std::to_string(ranks) + " --oversubscribe '" + CLOUDBURST_EXE + "' " +
+                   arguments);
+}
+
+}  // namespace
+
 TEST_CASE("a full disk stops the run with exit 3 on every rank, and keeps what was written",
           "[restart][disk]") {
   const std::string dir = make_temp_dir("cb_full_");
   const std::string disk = dir + "/disk";
-  fs::create_directories(disk);
-  // A small file system of our own (root and mount rights: CI and the
-  // developers' machines have both).
-  if (run_shell("mount -t tmpfs -o size=300k tmpfs " + disk).code != 0) {
+  if (!mount_small_disk(disk)) {
     fs::remove_all(dir);
     SKIP("cannot mount a tmpfs here");
   }
@@ -285,9 +301,8 @@ TEST_CASE("a full disk stops the run with exit 3 on every rank, and keeps what w
     for (int ranks : {1, 2}) {
       run_shell("rm -rf " + disk + "/*");
       const std::string out = disk + "/out";
-      const CliResult r = run_shell("timeout 120 " + std::string(CLOUDBURST_MPIEXEC) + " -n " +
-                                    std::to_string(ranks) + " --oversubscribe '" + CLOUDBURST_EXE +
-                                    "' run " + dir + "/" + name + ".toml --output-dir " + out);
+      const CliResult r =
+          run_or_hang(ranks, "run " + dir + "/" + name + ".toml --output-dir " + out);
       INFO(name << " on " << ranks << " rank(s):\n" << r.output);
       CHECK(r.code == 3);  // not a hang (124), not a crash (139)
       CHECK_THAT(r.output, ContainsSubstring("no space left"));
@@ -295,6 +310,54 @@ TEST_CASE("a full disk stops the run with exit 3 on every rank, and keeps what w
         CHECK(e.path().extension() == ".h5");  // no .partial left behind
         CHECK(read_field(e.path().string(), "/fields/q").size() == 128u * 128u);
       }
+    }
+  }
+  run_shell("umount " + disk);
+  fs::remove_all(dir);
+}
+
+TEST_CASE("a full disk during field and particle output leaves no truncated file",
+          "[disk][particles]") {
+  const std::string dir = make_temp_dir("cb_full_output_");
+  const std::string disk = dir + "/disk";
+  if (!mount_small_disk(disk)) {
+    fs::remove_all(dir);
+    SKIP("cannot mount a tmpfs here");
+  }
+  // 128 KiB of fields per step; 864 atoms as a LAMMPS dump and an HDF5 file per step.
+  write_text(dir + "/fields.toml",
+             "[run]\nsolver = \"scalar\"\ncase = \"gaussian\"\nsteps = 30\n[grid]\n"
+             "cells = [128, 128, 1]\n[output]\nevery_steps = 1\n[checkpoint]\nat_end = false\n");
+  const std::string fields = dir + "/fields.toml";
+  const std::string particles = std::string(CLOUDBURST_SOURCE_DIR) +
+                                "/cases/md/lj_melt.toml --set md.lattice_cells=[6,6,6] "
+                                "--set run.steps=100 --set dump.every_steps=1 "
+                                "--set output.every_steps=1 --set checkpoint.at_end=false";
+  for (const std::string& what : {fields, particles}) {
+    for (int ranks : {1, 2}) {
+      run_shell("rm -rf " + disk + "/*");
+      const std::string out = disk + "/out";
+      const CliResult r = run_or_hang(ranks, "run " + what + " --output-dir " + out);
+      INFO(what << " on " << ranks << " rank(s):\n" << r.output);
+      CHECK(r.code == 3);
+      CHECK_THAT(r.output, ContainsSubstring("no space left"));
+      int complete = 0;
+      for (const auto& [sub, dataset, size] :
+           {std::tuple{"fields", "/q", 128u * 128u}, std::tuple{"particles", "/x", 864u * 3u}}) {
+        if (!fs::exists(out + "/" + sub)) continue;
+        for (const auto& e : fs::directory_iterator(out + "/" + sub)) {
+          INFO(e.path());
+          CHECK(e.path().extension() == ".h5");
+          CHECK(read_field(e.path().string(), dataset).size() == size);
+          ++complete;
+        }
+      }
+      if (fs::exists(out + "/dumps")) {
+        for (const auto& e : fs::directory_iterator(out + "/dumps")) {
+          CHECK(e.path().extension() == ".lammpstrj");  // written whole or not at all
+        }
+      }
+      CHECK(complete > 0);  // the run got some way before the disk filled
     }
   }
   run_shell("umount " + disk);

@@ -40,7 +40,9 @@ cloudburst_test(test_cli SOURCES test_cli.cpp cli_runner.cpp RANKS 1 LABELS "cli
 cloudburst_test(test_case_errors SOURCES test_case_errors.cpp cli_runner.cpp RANKS 1 LABELS "cli")
 cloudburst_test(test_parallel_runs SOURCES test_parallel_runs.cpp cli_runner.cpp grid_runs.cpp
   LIBS cloudburst_hdf5 RANKS 1 LABELS "cli;mpi;restart")
-foreach(t test_cli test_case_errors test_parallel_runs)
+cloudburst_test(test_thread_counts SOURCES test_thread_counts.cpp cli_runner.cpp RANKS 1
+  LABELS "cli;threads")
+foreach(t test_cli test_case_errors test_parallel_runs test_thread_counts)
   add_dependencies(${t} cloudburst)
 endforeach()
 

@@ -14,23 +14,6 @@ namespace {
 
 using kernels::cfd::Primitive;
 
-// Per-cell sums: mass, momentum, energy, kinetic energy, enstrophy.
-struct Totals {
-  double v[7];
-  KOKKOS_INLINE_FUNCTION Totals() {
-    for (int n = 0; n < 7; ++n) v[n] = 0;
-  }
-  KOKKOS_INLINE_FUNCTION Totals& operator+=(const Totals& o) {
-    for (int n = 0; n < 7; ++n) v[n] += o.v[n];
-    return *this;
-  }
-#if KOKKOS_VERSION < 40000  // Kokkos 3 joins reductions through volatile references
-  KOKKOS_INLINE_FUNCTION void operator+=(const volatile Totals& o) volatile {
-    for (int n = 0; n < 7; ++n) v[n] += o.v[n];
-  }
-#endif
-};
-
 KOKKOS_INLINE_FUNCTION double velocity(const Field& s, int a, int k, int j, int i) {
   return s(1 + a, k, j, i) / s(0, k, j, i);
 }
@@ -71,13 +54,6 @@ double extremum(const char* label, const Field& s, real gamma, const CellPolicy&
 }  // namespace
 }  // namespace cb::cfd
 
-namespace Kokkos {
-template <>
-struct reduction_identity<cb::cfd::Totals> {
-  KOKKOS_FORCEINLINE_FUNCTION static cb::cfd::Totals sum() { return cb::cfd::Totals(); }
-};
-}  // namespace Kokkos
-
 namespace cb::cfd {
 
 std::vector<Diagnostic> CfdSolver::diagnostics(double time) {
@@ -90,15 +66,14 @@ std::vector<Diagnostic> CfdSolver::diagnostics(double time) {
   for (int a = 0; a < 3; ++a) half_inv_h[a] = active(a) ? 0.5 / geo.spacing(a) : 0.0;
   const int ox = active(0), oy = active(1), oz = active(2);
   const double hx = half_inv_h[0], hy = half_inv_h[1], hz = half_inv_h[2];
-  Totals totals;
-  const CellPolicy cells = owned_cells(decomposition_.local_cells(), ghost_);
-  Kokkos::parallel_reduce(
-      "cfd::totals", cells,
-      KOKKOS_LAMBDA(int k, int j, int i, Totals& t) {
+  // Mass, momentum, energy, kinetic energy, enstrophy.
+  const Sums<7> totals = sums_.sum_cells<7>(
+      "cfd::totals", decomposition_.local_cells(), ghost_,
+      KOKKOS_LAMBDA(int k, int j, int i, double* t) {
         const Primitive w =
             kernels::cfd::to_primitive(kernels::cfd::load_conserved(s, k, j, i), gamma);
-        for (int v = 0; v < 5; ++v) t.v[v] += s(v, k, j, i) * volume;
-        t.v[5] += kernels::cfd::kinetic_energy_density(w) * volume;
+        for (int v = 0; v < 5; ++v) t[v] += s(v, k, j, i) * volume;
+        t[5] += kernels::cfd::kinetic_energy_density(w) * volume;
         // Central differences d u_a / d x_b.
         double g[3][3] = {{0, 0, 0}, {0, 0, 0}, {0, 0, 0}};
         for (int a = 0; a < 3; ++a) {
@@ -107,9 +82,9 @@ std::vector<Diagnostic> CfdSolver::diagnostics(double time) {
           if (oz) g[a][2] = (velocity(s, a, k + 1, j, i) - velocity(s, a, k - 1, j, i)) * hz;
         }
         const double wx = g[2][1] - g[1][2], wy = g[0][2] - g[2][0], wz = g[1][0] - g[0][1];
-        t.v[6] += 0.5 * w.rho * (wx * wx + wy * wy + wz * wz) * volume;
-      },
-      Kokkos::Sum<Totals>(totals));
+        t[6] += 0.5 * w.rho * (wx * wx + wy * wy + wz * wz) * volume;
+      });
+  const CellPolicy cells = owned_cells(decomposition_.local_cells(), ghost_);
   const MPI_Comm comm = decomposition_.comm();
   const double min_rho = extremum("cfd::min_rho", s, gamma, cells, 0, true, comm);
   const double min_p = extremum("cfd::min_p", s, gamma, cells, 1, true, comm);
@@ -117,7 +92,7 @@ std::vector<Diagnostic> CfdSolver::diagnostics(double time) {
   long long fallback = 0;
   Kokkos::deep_copy(fallback, fallback_faces_);
   double sums[7];
-  MPI_Allreduce(totals.v, sums, 7, MPI_DOUBLE, MPI_SUM, comm);
+  MPI_Allreduce(totals.value, sums, 7, MPI_DOUBLE, MPI_SUM, comm);
   long long fallback_total = 0;
   MPI_Allreduce(&fallback, &fallback_total, 1, MPI_LONG_LONG, MPI_SUM, comm);
   double domain = 1.0;

@@ -10,6 +10,7 @@
 #include "core/decomposition.hpp"
 #include "core/halo.hpp"
 #include "core/local_grid.hpp"
+#include "core/ordered_sum.hpp"
 #include "core/solver.hpp"
 #include "solvers/cfd/params.hpp"
 
@@ -67,6 +68,7 @@ class CfdSolver : public GridSolver {
   Field face_state_;          // WENO5 face averages along one axis, left then right
   Field point_flux_;          // face-centre point fluxes along one axis and a fallback flag
   Counter fallback_faces_;    // faces that fell back to first order this step
+  OrderedSum sums_;           // diagnostics, the same on every thread count
   PhaseTimer scratch_timer_;  // for ghost fills outside a step (diagnostics)
 };
 

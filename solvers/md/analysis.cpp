@@ -73,22 +73,21 @@ std::vector<std::string> RadialDistribution::summary_lines(MPI_Comm comm, double
   return lines;
 }
 
-double sum_squared_displacement(const Atoms& atoms, const LocalBox& box) {
+double sum_squared_displacement(const Atoms& atoms, const LocalBox& box, OrderedSum& sums) {
   const auto x = atoms.x;
   const auto image = atoms.image;
   const auto ref = atoms.x_ref;
   const double lx = box.length(0), ly = box.length(1), lz = box.length(2);
-  double sum = 0.0;
-  Kokkos::parallel_reduce(
-      "md::sum_squared_displacement", Policy(0, atoms.nlocal),
-      KOKKOS_LAMBDA(int i, double& s) {
-        const double dx = x(i, 0) + image(i, 0) * lx - ref(i, 0);
-        const double dy = x(i, 1) + image(i, 1) * ly - ref(i, 1);
-        const double dz = x(i, 2) + image(i, 2) * lz - ref(i, 2);
-        s += dx * dx + dy * dy + dz * dz;
-      },
-      sum);
-  return sum;
+  return sums
+      .sum<1>(
+          "md::sum_squared_displacement", atoms.nlocal,
+          KOKKOS_LAMBDA(int i, double* s) {
+            const double dx = x(i, 0) + image(i, 0) * lx - ref(i, 0);
+            const double dy = x(i, 1) + image(i, 1) * ly - ref(i, 1);
+            const double dz = x(i, 2) + image(i, 2) * lz - ref(i, 2);
+            s[0] += dx * dx + dy * dy + dz * dz;
+          })
+      .value[0];
 }
 
 }  // namespace cb::md

@@ -6,6 +6,7 @@
 //    positions x + image L against the reference x_ref.
 #pragma once
 
+#include "core/ordered_sum.hpp"
 #include "solvers/md/neighbor.hpp"
 #include "solvers/md/params.hpp"
 
@@ -35,6 +36,6 @@ class RadialDistribution {
 };
 
 // This rank's sum over owned atoms of |x + image L - x_ref|^2.
-double sum_squared_displacement(const Atoms& atoms, const LocalBox& box);
+double sum_squared_displacement(const Atoms& atoms, const LocalBox& box, OrderedSum& sums);
 
 }  // namespace cb::md

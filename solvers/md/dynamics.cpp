@@ -59,18 +59,17 @@ void scale_velocities(const Atoms& atoms, double factor) {
       });
 }
 
-double sum_mv2(const Atoms& atoms, const TypeMasses& masses) {
+double sum_mv2(const Atoms& atoms, const TypeMasses& masses, OrderedSum& sums) {
   const auto v = atoms.v;
   const auto type = atoms.type;
   const auto mass = masses.mass;
-  double sum = 0.0;
-  Kokkos::parallel_reduce(
-      "md::sum_mv2", Policy(0, atoms.nlocal),
-      KOKKOS_LAMBDA(int i, double& s) {
-        s += (v(i, 0) * v(i, 0) + v(i, 1) * v(i, 1) + v(i, 2) * v(i, 2)) * mass(type(i));
-      },
-      sum);
-  return sum;
+  return sums
+      .sum<1>(
+          "md::sum_mv2", atoms.nlocal,
+          KOKKOS_LAMBDA(int i, double* s) {
+            s[0] += (v(i, 0) * v(i, 0) + v(i, 1) * v(i, 1) + v(i, 2) * v(i, 2)) * mass(type(i));
+          })
+      .value[0];
 }
 
 void kinetic_energy_per_atom(const Atoms& atoms, const TypeMasses& masses, const Vec3View& out) {

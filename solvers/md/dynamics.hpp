@@ -4,6 +4,7 @@
 // thermostats and thermo output use.
 #pragma once
 
+#include "core/ordered_sum.hpp"
 #include "solvers/md/atoms.hpp"
 
 #include <vector>
@@ -23,7 +24,7 @@ void integrate_final(const Atoms& atoms, const TypeMasses& masses, double dt);
 // v *= factor.
 void scale_velocities(const Atoms& atoms, double factor);
 // This rank's sum of m v^2.
-double sum_mv2(const Atoms& atoms, const TypeMasses& masses);
+double sum_mv2(const Atoms& atoms, const TypeMasses& masses, OrderedSum& sums);
 // out(i, 0) = m v^2 / 2 for every owned atom i.
 void kinetic_energy_per_atom(const Atoms& atoms, const TypeMasses& masses, const Vec3View& out);
 

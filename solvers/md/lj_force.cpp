@@ -20,7 +20,6 @@ LjForce::LjForce(const Params& params) : params_(params), one_type_(params.atom_
   }
   one_ = coeff(1, 1);
   Kokkos::deep_copy(coeff_, coeff);
-  tally_ = Kokkos::View<double* [2], MemSpace>("md::lj_energy_tally", 0);
 }
 
 // F_i = sum_j fpair(r_ij) (x_i - x_j) over the row of owned atom i; with a
@@ -87,17 +86,14 @@ void LjForce::add_forces(Atoms& atoms, const NeighborList& list) {
 }
 
 EnergyVirial LjForce::energy_virial(const Atoms& atoms, const NeighborList& list) {
-  const int nlocal = atoms.nlocal;
-  if (static_cast<int>(tally_.extent(0)) < nlocal) Kokkos::resize(tally_, nlocal + nlocal / 5);
   const auto x = atoms.x;
   const auto type = atoms.type;
   const auto neighbors = list.neighbors;
   const auto counts = list.counts;
   const auto coeff = coeff_;
-  const auto tally = tally_;
   const double weight = list.half() ? 1.0 : 0.5;  // a full list holds each pair twice
-  Kokkos::parallel_for(
-      "md::lj_energy_virial", Policy(0, nlocal), KOKKOS_LAMBDA(int i) {
+  const Sums<2> sums = sums_.sum<2>(
+      "md::lj_energy_virial", atoms.nlocal, KOKKOS_LAMBDA(int i, double* sum) {
         double e = 0.0, w = 0.0;
         for (int k = 0; k < counts(i); ++k) {
           const int j = neighbors(i, k);
@@ -108,17 +104,10 @@ EnergyVirial LjForce::energy_virial(const Atoms& atoms, const NeighborList& list
           e += kmd::lj_energy(rsq, c);
           w += rsq * kmd::lj_fpair(rsq, c);
         }
-        tally(i, 0) = weight * e;
-        tally(i, 1) = weight * w;
+        sum[0] += weight * e;
+        sum[1] += weight * w;
       });
-  EnergyVirial sum;
-  Kokkos::parallel_reduce(
-      "md::lj_sum_energy", Policy(0, nlocal), KOKKOS_LAMBDA(int i, double& s) { s += tally(i, 0); },
-      sum.energy);
-  Kokkos::parallel_reduce(
-      "md::lj_sum_virial", Policy(0, nlocal), KOKKOS_LAMBDA(int i, double& s) { s += tally(i, 1); },
-      sum.virial);
-  return sum;
+  return {sums[0], sums[1]};
 }
 
 // Half of each pair energy to each atom of the pair, as LAMMPS compute pe/atom.

@@ -7,6 +7,7 @@
 // Adds onto arrays the force field zeroed (force_field.hpp).
 #pragma once
 
+#include "core/ordered_sum.hpp"
 #include "solvers/md/force_field.hpp"
 
 #include <Kokkos_ScatterView.hpp>
@@ -55,7 +56,7 @@ class LjForce : public ForceTerm {
   kernels::md::LjCoeff one_;  // the coefficients when there is one atom type
   bool one_type_;
   ScatterOnto force_scatter_, energy_scatter_;
-  Kokkos::View<double* [2], MemSpace> tally_;  // per-atom energy and virial
+  OrderedSum sums_;  // energy and virial, summed in a thread-count independent order
 };
 
 }  // namespace cb::md

@@ -97,11 +97,11 @@ void MdSolver::print_thermo_if_due(bool start) {
 Thermo MdSolver::thermo() {
   if (cached_ && cached_->step == step_) return *cached_;
   const EnergyVirial ev = forces_.energy_virial(atoms_, list_);
-  double local[3] = {sum_mv2(atoms_, masses_), ev.energy, ev.virial}, global[3];
+  double local[3] = {sum_mv2(atoms_, masses_, sums_), ev.energy, ev.virial}, global[3];
   MPI_Allreduce(local, global, 3, MPI_DOUBLE, MPI_SUM, decomposition_.comm());
   ThermoSums sums{global[0], global[1], global[2], 0.0};
   if (params_.compute.msd_every > 0) {
-    const double mine = sum_squared_displacement(atoms_, local_);
+    const double mine = sum_squared_displacement(atoms_, local_, sums_);
     MPI_Allreduce(&mine, &sums.squared_displacement, 1, MPI_DOUBLE, MPI_SUM, decomposition_.comm());
   }
   cached_ = make_thermo(step_, sums, static_cast<double>(atoms_.total), degrees_of_freedom(),

@@ -27,7 +27,7 @@ void Thermostat::end_step(const Atoms& atoms, const TypeMasses& masses, double d
 }
 
 void Thermostat::rescale(const Atoms& atoms, const TypeMasses& masses, double dt, double dof) {
-  double mv2 = 0.0, local = sum_mv2(atoms, masses);
+  double mv2 = 0.0, local = sum_mv2(atoms, masses, sums_);
   MPI_Allreduce(&local, &mv2, 1, MPI_DOUBLE, MPI_SUM, comm_);
   const double current = mv2 / dof;
   const ThermostatParams& t = params_;

@@ -41,6 +41,7 @@ class Thermostat {
   ThermostatParams params_;
   MPI_Comm comm_;
   kernels::md::NoseHoover nose_hoover_;
+  OrderedSum sums_;
 };
 
 // Langevin friction and noise as one velocity update (Euler-Maruyama for

@@ -36,11 +36,19 @@ std::vector<Diagnostic> ScalarSolver::diagnostics(double time) {
     domain *= params_.geometry.hi[d] - params_.geometry.lo[d];
   }
 
-  double mass = 0, low = 0, high = 0, l1 = 0, l2 = 0, linf = 0;
-  Kokkos::parallel_reduce(
-      "scalar::mass", cells,
-      KOKKOS_LAMBDA(int k, int j, int i, double& sum) { sum += q(0, k, j, i); },
-      Kokkos::Sum<double>(mass));
+  // Mass and the L1 and L2 errors against the exact cell averages.
+  const Sums<3> sums = sums_.sum_cells<3>(
+      "scalar::mass_and_errors", decomposition_.local_cells(), ghost_,
+      KOKKOS_LAMBDA(int k, int j, int i, double* sum) {
+        double xc[3];
+        cell.center(k, j, i, xc);
+        const double e = q(0, k, j, i) - exact_cell_average(exact, xc, cell.h, time);
+        sum[0] += q(0, k, j, i);
+        sum[1] += math::fabs(e);
+        sum[2] += e * e;
+      });
+  const double mass = sums[0], l1 = sums[1], l2 = sums[2];
+  double low = 0, high = 0, linf = 0;
   Kokkos::parallel_reduce(
       "scalar::min", cells,
       KOKKOS_LAMBDA(int k, int j, int i, double& m) { m = math::min(m, double(q(0, k, j, i))); },
@@ -49,23 +57,6 @@ std::vector<Diagnostic> ScalarSolver::diagnostics(double time) {
       "scalar::max", cells,
       KOKKOS_LAMBDA(int k, int j, int i, double& m) { m = math::max(m, double(q(0, k, j, i))); },
       Kokkos::Max<double>(high));
-  Kokkos::parallel_reduce(
-      "scalar::error_l1", cells,
-      KOKKOS_LAMBDA(int k, int j, int i, double& sum) {
-        double xc[3];
-        cell.center(k, j, i, xc);
-        sum += math::fabs(q(0, k, j, i) - exact_cell_average(exact, xc, cell.h, time));
-      },
-      Kokkos::Sum<double>(l1));
-  Kokkos::parallel_reduce(
-      "scalar::error_l2", cells,
-      KOKKOS_LAMBDA(int k, int j, int i, double& sum) {
-        double xc[3];
-        cell.center(k, j, i, xc);
-        const double e = q(0, k, j, i) - exact_cell_average(exact, xc, cell.h, time);
-        sum += e * e;
-      },
-      Kokkos::Sum<double>(l2));
   Kokkos::parallel_reduce(
       "scalar::error_linf", cells,
       KOKKOS_LAMBDA(int k, int j, int i, double& m) {

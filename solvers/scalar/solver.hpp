@@ -6,6 +6,7 @@
 #include "core/decomposition.hpp"
 #include "core/halo.hpp"
 #include "core/local_grid.hpp"
+#include "core/ordered_sum.hpp"
 #include "core/solver.hpp"
 #include "solvers/scalar/exact.hpp"
 #include "solvers/scalar/params.hpp"
@@ -45,9 +46,10 @@ class ScalarSolver : public GridSolver {
   const Decomposition& decomposition_;
   HaloExchange halo_;
   Int3 ghost_;
-  Field q_;    // the state, with ghost cells
-  Field q0_;   // the state at the start of the step (SSP-RK)
-  Field rhs_;  // L(q) = -div(flux), owned cells
+  Field q_;          // the state, with ghost cells
+  Field q0_;         // the state at the start of the step (SSP-RK)
+  Field rhs_;        // L(q) = -div(flux), owned cells
+  OrderedSum sums_;  // diagnostics, the same on every thread count
 };
 
 // Bytes of device memory the solver's fields take on one rank of `ranks`.

@@ -46,26 +46,18 @@ std::pair<double, double> WeatherSolver::mass_and_energy() {
   const int nvars = params_.variables();
   double volume = params_.geometry.spacing(0) * params_.geometry.spacing(2);
   if (params_.three_d()) volume *= params_.geometry.spacing(1);
-  const CellPolicy cells = owned_cells(decomposition_.local_cells(), ghost_);
-  double local[2] = {0, 0};
-  Kokkos::parallel_reduce(
-      "weather::mass", cells,
-      KOKKOS_LAMBDA(int k, int j, int i, double& sum) {
-        sum += (s(Var::dens, k, j, i) + hy_r(k)) * volume;
-      },
-      Kokkos::Sum<double>(local[0]));
-  Kokkos::parallel_reduce(
-      "weather::total_energy", cells,
-      KOKKOS_LAMBDA(int k, int j, int i, double& sum) {
+  const Sums<2> local = sums_.sum_cells<2>(
+      "weather::mass_and_energy", decomposition_.local_cells(), ghost_,
+      KOKKOS_LAMBDA(int k, int j, int i, double* sum) {
         const CellState c = cell_state(s, hy_r, hy_rt, nvars, k, j, i);
         const double p = pressure(c.r * c.theta);
         const double temperature = c.theta / math::pow(p0 / p, rd / cp);
         const double ke = c.r * (c.u * c.u + c.v * c.v + c.w * c.w);
-        sum += (ke + c.r * cv * temperature) * volume;
-      },
-      Kokkos::Sum<double>(local[1]));
+        sum[0] += (s(Var::dens, k, j, i) + hy_r(k)) * volume;
+        sum[1] += (ke + c.r * cv * temperature) * volume;
+      });
   double global[2];
-  MPI_Allreduce(local, global, 2, MPI_DOUBLE, MPI_SUM, decomposition_.comm());
+  MPI_Allreduce(local.value, global, 2, MPI_DOUBLE, MPI_SUM, decomposition_.comm());
   return {global[0], global[1]};
 }
 

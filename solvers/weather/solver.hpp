@@ -8,6 +8,7 @@
 #include "core/decomposition.hpp"
 #include "core/halo.hpp"
 #include "core/local_grid.hpp"
+#include "core/ordered_sum.hpp"
 #include "core/solver.hpp"
 #include "solvers/weather/params.hpp"
 
@@ -65,6 +66,7 @@ class WeatherSolver : public GridSolver {
   Column hy_dens_int_, hy_dens_theta_int_, hy_pressure_int_;  // low faces
   int direction_switch_ = 1;                                  // 1: x (y) z this step, 0: z (y) x
   double mass0_ = 0.0, te0_ = 0.0;
+  OrderedSum sums_;  // diagnostics, the same on every thread count
 };
 
 double field_bytes(const Params& params, int ranks);

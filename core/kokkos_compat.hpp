@@ -47,6 +47,10 @@ KOKKOS_INLINE_FUNCTION T pow(T x, T y) {
   return kmath::pow(x, y);
 }
 template <class T>
+KOKKOS_INLINE_FUNCTION T erfc(T x) {
+  return kmath::erfc(x);
+}
+template <class T>
 KOKKOS_INLINE_FUNCTION bool isfinite(T x) {
   return kmath::isfinite(x);
 }

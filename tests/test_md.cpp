@@ -146,6 +146,7 @@ cb::md::Params bench_params() {
   cb::md::Params p;
   p.lattice = kmd::LatticeStyle::fcc;
   p.density = 0.8442;
+  p.lattice_constant = kmd::lattice_constant(p.lattice, p.density);
   p.lattice_cells = {20, 20, 20};
   p.temperature = 1.44;
   p.seed = 87287;
@@ -169,7 +170,7 @@ TEST_CASE("lattice and loop-geom velocities reproduce LAMMPS bit for bit", "[md]
   }
   cb::HostParticles atoms = cb::md::lattice_atoms(p, everything);
   REQUIRE(atoms.size() == 32000);
-  cb::md::zero_momentum_and_scale(atoms, p.masses, p.temperature, 32000, MPI_COMM_SELF);
+  cb::md::zero_momentum_and_scale(atoms, p.masses, p.temperature, 32000, p.units, MPI_COMM_SELF);
   struct Row {
     std::int64_t id;
     double x[3], v[3];
@@ -200,6 +201,7 @@ TEST_CASE("bcc and sc lattices fill the box with the LAMMPS numbering", "[md][se
     p.lattice = style;
     const double a = kmd::lattice_constant(style, p.density);
     CHECK(a == Approx(std::cbrt(kmd::basis_count(style) / p.density)).epsilon(1e-15));
+    p.lattice_constant = a;
     cb::md::LocalBox box;
     for (int d = 0; d < 3; ++d) box.subhi[d] = box.hi[d] = p.lattice_cells[d] * a;
     const cb::HostParticles atoms = cb::md::lattice_atoms(p, box);

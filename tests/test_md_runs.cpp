@@ -2,6 +2,7 @@
 // bench/in.lj and examples/melt thermo reproduced from the case files on 1, 2
 // and 4 ranks, NVE energy conservation, restart equivalence, and a
 // decomposition thinner than cutoff + skin refused.
+#include "bad_input.hpp"
 #include "cli_runner.hpp"
 #include "h5_read.hpp"
 
@@ -156,6 +157,47 @@ TEST_CASE("LAMMPS examples/melt thermo", "[md][validation]") {
   CHECK(thermo_row(r.output, 0) == "3 -6.7733681 0 -2.2744931 -3.7033504");
   CHECK(thermo_row(r.output, 50) == "1.6842865 -4.8082494 0 -2.2824513 5.5666131");
   CHECK(thermo_row(r.output, 250) == "1.6645597 -4.7774327 0 -2.2812174 5.7526089");
+  fs::remove_all(dir);
+}
+
+TEST_CASE("LAMMPS units real and metal: argon thermo", "[md][validation][units]") {
+  // Reference: the input in the header of cases/md/argon_real.toml run by
+  // Debian's lmp 20220106 in units real and units metal (energies totals,
+  // kcal/mol or eV; pressure in atm or bar); every printed digit must agree.
+  const std::string dir = make_temp_dir("cb_md_units_");
+  const CliResult real = run_md(1, "argon_real.toml", dir + "/real");
+  INFO(real.output);
+  REQUIRE(real.code == 0);
+  CHECK(thermo_row(real.output, 0) == "100 -1665.3197 0 -1408.0758 725.63235");
+  CHECK(thermo_row(real.output, 50) == "45.897731 -1517.4057 0 -1399.3366 2143.0641");
+  CHECK(thermo_row(real.output, 250) == "50.284387 -1529.4805 0 -1400.127 2030.8762");
+  const CliResult metal =
+      run_md(2, "argon_real.toml", dir + "/metal",
+             "--set md.units=metal --set pair.epsilon=0.0103 --set time.dt=0.005");
+  INFO(metal.output);
+  REQUIRE(metal.code == 0);
+  CHECK(thermo_row(metal.output, 0) == "100 -72.04029 0 -60.88514 734.38681");
+  CHECK(thermo_row(metal.output, 250) == "50.348201 -66.157852 0 -60.541434 2055.1913");
+  fs::remove_all(dir);
+}
+
+TEST_CASE("unit-system input errors are named", "[md][input][units]") {
+  const std::string dir = make_temp_dir("cb_md_units_bad_");
+  const std::string real = read_text(md_cases + "argon_real.toml");
+  check_bad_overrides(
+      dir, real,
+      {{"lj units with a lattice constant", "--set md.units=lj", {"lattice_constant", "lj"}},
+       {"real units with a reduced density",
+        "--set md.density=0.8",
+        {"md.density", "lattice_constant"}},
+       {"an unknown unit system", "--set md.units=cgs", {"md.units", "cgs"}}});
+  std::string no_mass = real;
+  no_mass.erase(no_mass.find("mass = 39.948"), std::string("mass = 39.948").size());
+  std::string no_cutoff = real;
+  no_cutoff.erase(no_cutoff.find("cutoff = 8.5"), std::string("cutoff = 8.5").size());
+  check_bad_overrides(dir, no_mass, {{"real units without a mass", "", {"mass", "no default"}}});
+  check_bad_overrides(dir, no_cutoff,
+                      {{"real units without a cutoff", "", {"'cutoff' in [pair]"}}});
   fs::remove_all(dir);
 }
 

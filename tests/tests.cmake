@@ -124,6 +124,8 @@ set_tests_properties(test_cfd_validation test_cfd_vortex PROPERTIES TIMEOUT 1200
 # numbers; whole runs (bench/in.lj and melt thermo on 1, 2, 4 ranks, NVE
 # drift, restart, thin decomposition refused)
 cloudburst_test(test_md SOURCES test_md.cpp LIBS cloudburst::md RANKS 1 LABELS "md;kernels;solver")
+cloudburst_test(test_md_ewald SOURCES test_md_ewald.cpp LIBS cloudburst::md RANKS 1
+  LABELS "md;kernels;validation")
 cloudburst_test(test_md_distribution SOURCES test_md_distribution.cpp LIBS cloudburst::md RANKS 1 2 4 LABELS "md;mpi")
 cloudburst_test(test_md_runs SOURCES test_md_runs.cpp cli_runner.cpp
   LIBS cloudburst_hdf5 RANKS 1 LABELS "md;cli;mpi;restart;validation")

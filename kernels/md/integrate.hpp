@@ -1,4 +1,4 @@
-// Time integration of Newton's equations in reduced units, and thermostats.
+// Time integration of Newton's equations (unit conversions: units.hpp), and thermostats.
 // Velocity Verlet (Swope et al. 1982) split as LAMMPS fix nve does:
 //   initial: v += (dt/2m) f;  x += dt v      final: v += (dt/2m) f
 // Thermostats:
@@ -14,6 +14,7 @@
 #pragma once
 
 #include "core/kokkos_compat.hpp"
+#include "kernels/md/units.hpp"
 
 #include <Kokkos_Core.hpp>
 
@@ -32,17 +33,20 @@ KOKKOS_INLINE_FUNCTION void kick(double& v, double f, double dtf_over_m) {
   v += dtf_over_m * f;
 }
 
-// Langevin friction + random force on one component.
+// Langevin friction + random force on one component, in force units
+// (LAMMPS FixLangevin::init: gfactor1 and gfactor2 with the unit conversions
+// of units.hpp; all of them 1 in lj units).
 struct LangevinCoeff {
-  double gamma1 = 0.0;  // -m / damp
-  double gamma2 = 0.0;  // sqrt(24 k T m / (dt damp))
+  double gamma1 = 0.0;  // -m / (damp ftm2v)
+  double gamma2 = 0.0;  // sqrt(24 k_B T m / (dt damp mvv2e)) / ftm2v
 };
 
 KOKKOS_INLINE_FUNCTION LangevinCoeff langevin_coeff(double mass, double temperature, double damp,
-                                                    double dt) {
+                                                    double dt, const Units& u) {
   LangevinCoeff c;
-  c.gamma1 = -mass / damp;
-  c.gamma2 = cb::math::sqrt(mass) * cb::math::sqrt(24.0 / damp / dt) * cb::math::sqrt(temperature);
+  c.gamma1 = -mass / damp / u.ftm2v;
+  c.gamma2 = cb::math::sqrt(mass) * cb::math::sqrt(24.0 * u.boltz / damp / dt / u.mvv2e) / u.ftm2v *
+             cb::math::sqrt(temperature);
   return c;
 }
 

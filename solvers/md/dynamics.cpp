@@ -24,29 +24,29 @@ TypeMasses::TypeMasses(const std::vector<double>& masses) {
   Kokkos::deep_copy(inv_mass, host_inv_mass);
 }
 
-void integrate_initial(const Atoms& atoms, const TypeMasses& masses, double dt) {
+void integrate_initial(const Atoms& atoms, const TypeMasses& masses, double dt, double ftm2v) {
   const auto x = atoms.x;
   const auto v = atoms.v;
   const auto f = atoms.f;
   const auto type = atoms.type;
-  const auto inv_mass = masses.inv_mass;
-  const double dtf = 0.5 * dt;
+  const auto mass = masses.mass;
+  const double dtf = 0.5 * dt * ftm2v;
   Kokkos::parallel_for(
       "md::integrate_initial", Policy(0, atoms.nlocal), KOKKOS_LAMBDA(int i) {
-        const double dtfm = dtf * inv_mass(type(i));
+        const double dtfm = dtf / mass(type(i));  // as LAMMPS FixNVE
         for (int d = 0; d < 3; ++d) kmd::kick_drift(x(i, d), v(i, d), f(i, d), dtfm, dt);
       });
 }
 
-void integrate_final(const Atoms& atoms, const TypeMasses& masses, double dt) {
+void integrate_final(const Atoms& atoms, const TypeMasses& masses, double dt, double ftm2v) {
   const auto v = atoms.v;
   const auto f = atoms.f;
   const auto type = atoms.type;
-  const auto inv_mass = masses.inv_mass;
-  const double dtf = 0.5 * dt;
+  const auto mass = masses.mass;
+  const double dtf = 0.5 * dt * ftm2v;
   Kokkos::parallel_for(
       "md::integrate_final", Policy(0, atoms.nlocal), KOKKOS_LAMBDA(int i) {
-        const double dtfm = dtf * inv_mass(type(i));
+        const double dtfm = dtf / mass(type(i));  // as LAMMPS FixNVE
         for (int d = 0; d < 3; ++d) kmd::kick(v(i, d), f(i, d), dtfm);
       });
 }
@@ -72,14 +72,15 @@ double sum_mv2(const Atoms& atoms, const TypeMasses& masses, OrderedSum& sums) {
       .value[0];
 }
 
-void kinetic_energy_per_atom(const Atoms& atoms, const TypeMasses& masses, const Vec3View& out) {
+void kinetic_energy_per_atom(const Atoms& atoms, const TypeMasses& masses, double mvv2e,
+                             const Vec3View& out) {
   const auto v = atoms.v;
   const auto type = atoms.type;
   const auto mass = masses.mass;
   Kokkos::parallel_for(
       "md::kinetic_energy_per_atom", Policy(0, atoms.nlocal), KOKKOS_LAMBDA(int i) {
-        out(i, 0) =
-            0.5 * mass(type(i)) * (v(i, 0) * v(i, 0) + v(i, 1) * v(i, 1) + v(i, 2) * v(i, 2));
+        out(i, 0) = 0.5 * mvv2e * mass(type(i)) *
+                    (v(i, 0) * v(i, 0) + v(i, 1) * v(i, 1) + v(i, 2) * v(i, 2));
       });
 }
 

@@ -17,15 +17,16 @@ struct TypeMasses {
   explicit TypeMasses(const std::vector<double>& masses);  // index type - 1
 };
 
-// v += (dt/2m) f; x += dt v.
-void integrate_initial(const Atoms& atoms, const TypeMasses& masses, double dt);
-// v += (dt/2m) f.
-void integrate_final(const Atoms& atoms, const TypeMasses& masses, double dt);
+// v += (dt ftm2v / 2m) f; x += dt v (ftm2v: the unit conversion, units.hpp).
+void integrate_initial(const Atoms& atoms, const TypeMasses& masses, double dt, double ftm2v);
+// v += (dt ftm2v / 2m) f.
+void integrate_final(const Atoms& atoms, const TypeMasses& masses, double dt, double ftm2v);
 // v *= factor.
 void scale_velocities(const Atoms& atoms, double factor);
 // This rank's sum of m v^2.
 double sum_mv2(const Atoms& atoms, const TypeMasses& masses, OrderedSum& sums);
-// out(i, 0) = m v^2 / 2 for every owned atom i.
-void kinetic_energy_per_atom(const Atoms& atoms, const TypeMasses& masses, const Vec3View& out);
+// out(i, 0) = mvv2e m v^2 / 2 for every owned atom i.
+void kinetic_energy_per_atom(const Atoms& atoms, const TypeMasses& masses, double mvv2e,
+                             const Vec3View& out);
 
 }  // namespace cb::md

@@ -25,7 +25,10 @@ SolverModule module() {
     };
     return c;
   };
-  return {"md", "molecular dynamics (Lennard-Jones; LAMMPS data files and dumps)", read_case};
+  return {
+      "md",
+      "molecular dynamics (Lennard-Jones in lj, real or metal units; LAMMPS data files and dumps)",
+      read_case};
 }
 
 }  // namespace cb::md

@@ -40,18 +40,35 @@ void read_lattice(io::CaseFile& file, Params& p) {
   p.lattice = style == "fcc"   ? kmd::LatticeStyle::fcc
               : style == "bcc" ? kmd::LatticeStyle::bcc
                                : kmd::LatticeStyle::sc;
-  p.density = file.require<double>("md", "density", io::Bounds::positive());
+  // As LAMMPS's `lattice` command: a reduced density in lj units, the
+  // lattice constant (distance units) in the others.
+  double a = 0.0;
+  if (p.unit_style == kmd::UnitStyle::lj) {
+    if (file.has("md", "lattice_constant")) {
+      file.fail("md", "lattice_constant",
+                "[md] lattice_constant: units = \"lj\" takes the reduced [md] density");
+    }
+    p.density = file.require<double>("md", "density", io::Bounds::positive());
+    a = kmd::lattice_constant(p.lattice, p.density);
+  } else {
+    if (file.has("md", "density")) {
+      file.fail("md", "density",
+                "[md] density: units other than \"lj\" take [md] lattice_constant");
+    }
+    a = file.require<double>("md", "lattice_constant", io::Bounds::positive());
+    p.density = kmd::basis_count(p.lattice) / (a * a * a);
+  }
   p.lattice_cells = file.require<Int3>("md", "lattice_cells", io::Bounds::at_least(1));
   p.temperature = file.require<double>("md", "temperature", io::Bounds::non_negative());
   p.seed = file.get<int>("md", "seed", 87287, io::Bounds::closed(1, 2147483646));
-  const double a = kmd::lattice_constant(p.lattice, p.density);
+  p.lattice_constant = a;
   for (int d = 0; d < 3; ++d) {
     p.box.lo[d] = 0.0;
     p.box.hi[d] = p.lattice_cells[d] * a;  // LAMMPS: region block 0 n in lattice units
   }
   p.geometry.cells = p.lattice_cells;
   p.atom_types = 1;
-  p.masses = {1.0};
+  if (p.unit_style == kmd::UnitStyle::lj) p.masses = {1.0};  // others: [md] mass required
 }
 
 void read_data_file_box(io::CaseFile& file, Params& p) {
@@ -60,7 +77,8 @@ void read_data_file_box(io::CaseFile& file, Params& p) {
   fs::path path(name);
   if (path.is_relative()) path = fs::path(file.path()).parent_path() / path;
   p.data_file = path.string();
-  for (const char* key : {"lattice", "density", "lattice_cells", "temperature", "seed"}) {
+  for (const char* key :
+       {"lattice", "density", "lattice_constant", "lattice_cells", "temperature", "seed"}) {
     if (file.has("md", key)) {
       file.fail("md", key,
                 std::string("[md] ") + key + " belongs to a lattice start; " +
@@ -80,10 +98,20 @@ void read_data_file_box(io::CaseFile& file, Params& p) {
 
 void read_pair(io::CaseFile& file, Params& p) {
   file.choice("pair", "style", {"lj"}, std::string("lj"));
+  // Reduced defaults (cutoff 2.5, epsilon = sigma = 1) in lj units only;
+  // in the others epsilon and sigma are needed for types without coeff_i_i.
+  const bool reduced = p.unit_style == kmd::UnitStyle::lj;
   kmd::LjParams base;
-  base.cutoff = file.get<double>("pair", "cutoff", 2.5, io::Bounds::positive());
-  base.epsilon = file.get<double>("pair", "epsilon", 1.0, io::Bounds::non_negative());
-  base.sigma = file.get<double>("pair", "sigma", 1.0, io::Bounds::positive());
+  base.cutoff = reduced ? file.get<double>("pair", "cutoff", 2.5, io::Bounds::positive())
+                        : file.require<double>("pair", "cutoff", io::Bounds::positive());
+  const std::optional<double> epsilon =
+      reduced ? file.get<double>("pair", "epsilon", 1.0, io::Bounds::non_negative())
+              : file.find<double>("pair", "epsilon", io::Bounds::non_negative());
+  const std::optional<double> sigma =
+      reduced ? file.get<double>("pair", "sigma", 1.0, io::Bounds::positive())
+              : file.find<double>("pair", "sigma", io::Bounds::positive());
+  base.epsilon = epsilon.value_or(1.0);
+  base.sigma = sigma.value_or(1.0);
   const std::string mixing =
       file.choice("pair", "mixing", {"geometric", "arithmetic"}, std::string("geometric"));
   const kmd::Mixing rule = mixing == "geometric" ? kmd::Mixing::geometric : kmd::Mixing::arithmetic;
@@ -107,6 +135,12 @@ void read_pair(io::CaseFile& file, Params& p) {
       given[(i - 1) * n + (j - 1)] = given[(j - 1) * n + (i - 1)] = c;
       if (i == j) own[i - 1] = c;
     }
+    if (!reduced && !given[(i - 1) * n + (i - 1)] && !(epsilon && sigma)) {
+      file.fail_missing("pair", epsilon ? "sigma" : "epsilon",
+                        std::string(epsilon ? "sigma" : "epsilon") +
+                            "' (units other than \"lj\" have no default) or 'coeff_" +
+                            std::to_string(i) + "_" + std::to_string(i));
+    }
   }
   p.pair.resize(n * n);
   for (int i = 0; i < n; ++i) {
@@ -125,7 +159,7 @@ constexpr bool serial_backend() {
 }
 
 void read_neighbor(io::CaseFile& file, Params& p) {
-  p.skin = file.get<double>("neighbor", "skin", 0.3, io::Bounds::non_negative());
+  p.skin = file.get<double>("neighbor", "skin", p.units.skin, io::Bounds::non_negative());
   p.every = file.get<int>("neighbor", "every", 1, io::Bounds::at_least(1));
   p.delay = file.get<int>("neighbor", "delay", 0, io::Bounds::non_negative());
   p.check = file.get<bool>("neighbor", "check", true);
@@ -192,7 +226,10 @@ void read_masses_into(io::CaseFile& file, Params& p) {
     }
   }
   if (static_cast<int>(p.masses.size()) != p.atom_types) {
-    file.fail_missing("md", "mass", "mass' (the data file has no Masses section) or 'mass");
+    file.fail_missing("md", "mass",
+                      p.from_data_file
+                          ? "mass' (the data file has no Masses section) or 'mass"
+                          : "mass' (units other than \"lj\" have no default) or 'mass");
   }
 }
 
@@ -206,6 +243,12 @@ double Params::max_cutoff() const {
 
 Params read_params(io::CaseFile& file) {
   Params p;
+  const std::string units = file.choice("md", "units", {"lj", "real", "metal"}, std::string("lj"));
+  p.unit_style = units == "real"    ? kmd::UnitStyle::real
+                 : units == "metal" ? kmd::UnitStyle::metal
+                                    : kmd::UnitStyle::lj;
+  p.units = kmd::units_of(p.unit_style);
+  p.thermostat.units = p.units;
   const bool data = file.has("md", "data_file");
   p.case_name = file.choice("run", "case", {"lattice", "data_file"},
                             std::string(data ? "data_file" : "lattice"));
@@ -220,7 +263,7 @@ Params read_params(io::CaseFile& file) {
   read_masses_into(file, p);
   read_pair(file, p);
   read_neighbor(file, p);
-  p.dt = file.get<double>("time", "dt", 0.005, io::Bounds::positive());
+  p.dt = file.get<double>("time", "dt", p.units.dt, io::Bounds::positive());
   // The run stops at whichever of steps and end_time comes first.
   const auto steps = file.find<long>("run", "steps", io::Bounds::non_negative());
   const auto end = file.find<double>("run", "end_time", io::Bounds::positive());

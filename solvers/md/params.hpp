@@ -8,6 +8,7 @@
 #include "io/case_file.hpp"
 #include "kernels/md/lattice.hpp"
 #include "kernels/md/lj.hpp"
+#include "kernels/md/units.hpp"
 
 #include <optional>
 #include <string>
@@ -21,8 +22,9 @@ enum class ThermostatStyle : int { none, langevin, nose_hoover, berendsen };
 struct ThermostatParams {
   ThermostatStyle style = ThermostatStyle::none;
   double temperature = 1.0;
-  double damp = 1.0;  // relaxation time (tau units)
+  double damp = 1.0;  // relaxation time (time units)
   long seed = 1;      // Langevin random stream
+  kernels::md::Units units;
 };
 
 struct ComputeParams {
@@ -35,11 +37,14 @@ struct ComputeParams {
 
 struct Params {
   std::string case_name;
+  kernels::md::UnitStyle unit_style = kernels::md::UnitStyle::lj;
+  kernels::md::Units units;
   // Initial state: a lattice with loop-geom velocities, or a LAMMPS data file.
   bool from_data_file = false;
   std::string data_file;  // resolved relative to the case file
   kernels::md::LatticeStyle lattice = kernels::md::LatticeStyle::fcc;
-  double density = 0.8442;
+  double density = 0.8442;        // atoms per volume (lj: the reduced density given)
+  double lattice_constant = 0.0;  // from the density (lj) or given
   Int3 lattice_cells{10, 10, 10};
   double temperature = 1.0;
   int seed = 87287;

@@ -25,7 +25,7 @@ bool inside(const LocalBox& local, const double x[3]) {
 // reseeded by the atom's coordinates, divided by sqrt(mass).
 HostParticles lattice_atoms(const Params& params, const LocalBox& local) {
   const kmd::LatticeStyle style = params.lattice;
-  const double a = kmd::lattice_constant(style, params.density);
+  const double a = params.lattice_constant;
   const Int3& n = params.lattice_cells;
   const int nbasis = kmd::basis_count(style);
   const double inv_sqrt_mass = 1.0 / std::sqrt(params.masses[0]);
@@ -54,9 +54,10 @@ HostParticles lattice_atoms(const Params& params, const LocalBox& local) {
 }
 
 // As LAMMPS Velocity::zero_momentum then rescale: v -= sum(m v) / sum(m);
-// T = sum(m v^2) / dof; v *= sqrt(T0 / T).
+// T = mvv2e sum(m v^2) / (dof k_B); v *= sqrt(T0 / T).
 void zero_momentum_and_scale(HostParticles& atoms, const std::vector<double>& masses,
-                             double temperature, std::int64_t total, MPI_Comm comm) {
+                             double temperature, std::int64_t total,
+                             const kernels::md::Units& units, MPI_Comm comm) {
   const std::size_t n = atoms.size();
   double local[4] = {0.0, 0.0, 0.0, 0.0}, global[4];
   for (std::size_t a = 0; a < n; ++a) local[3] += masses[atoms.type[a] - 1];
@@ -75,7 +76,7 @@ void zero_momentum_and_scale(HostParticles& atoms, const std::vector<double>& ma
   }
   MPI_Allreduce(&mv2, &sum, 1, MPI_DOUBLE, MPI_SUM, comm);
   const double dof = 3.0 * static_cast<double>(total) - 3.0;
-  const double t = sum * (1.0 / dof);
+  const double t = kernels::md::temperature_of(sum, dof, units);
   const double factor = t > 0.0 ? std::sqrt(temperature / t) : 0.0;
   for (double& v : atoms.v) v *= factor;
 }

@@ -19,6 +19,7 @@ HostParticles lattice_atoms(const Params& params, const LocalBox& local);
 // Zeroes the net momentum and scales to `temperature` with dof 3N - 3
 // (collective; LAMMPS `velocity create` with mom yes).
 void zero_momentum_and_scale(HostParticles& atoms, const std::vector<double>& masses,
-                             double temperature, std::int64_t total, MPI_Comm comm);
+                             double temperature, std::int64_t total,
+                             const kernels::md::Units& units, MPI_Comm comm);
 
 }  // namespace cb::md

@@ -33,7 +33,7 @@ MdSolver::MdSolver(const Params& params, const Decomposition& decomposition,
     atoms = lattice_atoms(params_, local_);
     long long mine = static_cast<long long>(atoms.size()), total = 0;
     MPI_Allreduce(&mine, &total, 1, MPI_LONG_LONG, MPI_SUM, decomposition.comm());
-    zero_momentum_and_scale(atoms, params_.masses, params_.temperature, total,
+    zero_momentum_and_scale(atoms, params_.masses, params_.temperature, total, params_.units,
                             decomposition.comm());
   }
   load_particles(atoms);
@@ -66,7 +66,7 @@ void MdSolver::step(double /*time*/, double dt, PhaseTimer& timer) {
   cached_.reset();
   const double dof = degrees_of_freedom();
   thermostat_.begin_step(atoms_, masses_, step_ + 1, dt, dof);
-  integrate_initial(atoms_, masses_, dt);
+  integrate_initial(atoms_, masses_, dt, params_.units.ftm2v);
   schedule_.advance();
   {
     ScopedPhase comm(timer, Phase::halo, "md::comm");
@@ -83,7 +83,7 @@ void MdSolver::step(double /*time*/, double dt, PhaseTimer& timer) {
     comm_.reverse(atoms_, atoms_.f);
   }
   ++step_;
-  integrate_final(atoms_, masses_, dt);
+  integrate_final(atoms_, masses_, dt, params_.units.ftm2v);
   thermostat_.end_step(atoms_, masses_, dt, dof);
   if (rdf_.due(step_)) rdf_.accumulate(atoms_, list_);
   print_thermo_if_due(false);
@@ -105,7 +105,7 @@ Thermo MdSolver::thermo() {
     MPI_Allreduce(&mine, &sums.squared_displacement, 1, MPI_DOUBLE, MPI_SUM, decomposition_.comm());
   }
   cached_ = make_thermo(step_, sums, static_cast<double>(atoms_.total), degrees_of_freedom(),
-                        local_.volume(), params_.tail ? &tail_ : nullptr);
+                        local_.volume(), params_.tail ? &tail_ : nullptr, params_.units);
   return *cached_;
 }
 

@@ -151,7 +151,7 @@ std::vector<double> MdSolver::per_atom_values(int q) {
     forces_.per_atom_energy(atoms_, list_, per_atom_output_);
     if (list_.half()) comm_.reverse(atoms_, per_atom_output_);
   } else {
-    kinetic_energy_per_atom(atoms_, masses_, per_atom_output_);
+    kinetic_energy_per_atom(atoms_, masses_, params_.units.mvv2e, per_atom_output_);
   }
   auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), per_atom_output_);
   std::vector<double> values(n);

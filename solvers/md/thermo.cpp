@@ -8,20 +8,21 @@
 namespace cb::md {
 
 Thermo make_thermo(long step, const ThermoSums& sums, double natoms, double dof, double volume,
-                   const kernels::md::TailTerms* tail) {
+                   const kernels::md::TailTerms* tail, const kernels::md::Units& units) {
   const double inv_volume = 1.0 / volume;
+  const double per = units.per_atom_thermo ? natoms : 1.0;
   Thermo t;
   t.step = step;
-  t.temp = sums.mv2 * (1.0 / dof);
-  t.ke = t.temp * 0.5 * dof / natoms;
+  t.temp = kernels::md::temperature_of(sums.mv2, dof, units);
+  t.ke = t.temp * 0.5 * dof * units.boltz / per;
   double pe = sums.energy;
   double virial = sums.virial;
   if (tail != nullptr) {
     pe += tail->etail / volume;
     virial += 3.0 * tail->ptail * inv_volume;
   }
-  t.pe = pe / natoms;
-  t.press = (dof * t.temp + virial) / 3.0 * inv_volume;
+  t.pe = pe / per;
+  t.press = (dof * units.boltz * t.temp + virial) / 3.0 * inv_volume * units.nktv2p;
   t.msd = sums.squared_displacement / natoms;
   return t;
 }

@@ -1,10 +1,13 @@
-// Thermodynamic output, LAMMPS thermo conventions (lj units, thermo_modify
-// norm yes: energies per atom): Temp = sum m v^2 / dof with dof = 3N - 3,
-// E_pair = (pair energy + E_tail) / N, TotEng = E_pair + ke with
-// ke = Temp dof / (2N), Press = (dof Temp + sum r.f) / (3V) (+ P_tail).
+// Thermodynamic output, LAMMPS thermo conventions (ComputeTemp, ComputePE,
+// ComputePressure; conversions of units.hpp): Temp = mvv2e sum m v^2 /
+// (dof k_B) with dof = 3N - 3, E_pair = pair energy + E_tail, TotEng = E_pair +
+// ke with ke = Temp dof k_B / 2, Press = nktv2p (dof k_B Temp + sum r.f) / (3V)
+// (+ P_tail). Energies are per atom in lj units (thermo_modify norm yes, the
+// LAMMPS default there) and totals in the others.
 #pragma once
 
 #include "kernels/md/lj.hpp"
+#include "kernels/md/units.hpp"
 
 #include <string>
 
@@ -17,8 +20,8 @@ namespace cb::md {
 struct Thermo {
   long step = 0;
   double temp = 0.0;
-  double ke = 0.0;     // per atom
-  double pe = 0.0;     // per atom (pair energy, with tail correction)
+  double ke = 0.0;     // per atom (lj) or total
+  double pe = 0.0;     // pair energy with tail correction, per atom (lj) or total
   double press = 0.0;  // virial pressure (with tail correction)
   double msd = 0.0;    // mean squared displacement (when enabled)
   double tot_eng() const { return ke + pe; }
@@ -35,7 +38,7 @@ struct ThermoSums {
 // The thermo quantities of `natoms` atoms in `volume`; `tail` is added when
 // given (LAMMPS pair_modify tail yes: E += etail / V, P += ptail / V^2).
 Thermo make_thermo(long step, const ThermoSums& sums, double natoms, double dof, double volume,
-                   const kernels::md::TailTerms* tail);
+                   const kernels::md::TailTerms* tail, const kernels::md::Units& units);
 
 // Thermo rows on rank 0, through the run's log (else standard output), in the
 // layout of LAMMPS thermo_style one as Debian's LAMMPS 20220106 prints it:

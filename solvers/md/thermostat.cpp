@@ -29,7 +29,7 @@ void Thermostat::end_step(const Atoms& atoms, const TypeMasses& masses, double d
 void Thermostat::rescale(const Atoms& atoms, const TypeMasses& masses, double dt, double dof) {
   double mv2 = 0.0, local = sum_mv2(atoms, masses, sums_);
   MPI_Allreduce(&local, &mv2, 1, MPI_DOUBLE, MPI_SUM, comm_);
-  const double current = mv2 / dof;
+  const double current = kmd::temperature_of(mv2, dof, params_.units);
   const ThermostatParams& t = params_;
   const double factor = t.style == ThermostatStyle::berendsen
                             ? kmd::berendsen_scale(current, t.temperature, dt, t.damp)
@@ -62,8 +62,9 @@ void langevin_kick(const Atoms& atoms, const TypeMasses& masses, const Thermosta
   const std::int64_t this_step = step;
   Kokkos::parallel_for(
       "md::langevin_kick", Policy(0, atoms.nlocal), KOKKOS_LAMBDA(int i) {
-        const kmd::LangevinCoeff c = kmd::langevin_coeff(mass(type(i)), t.temperature, t.damp, dt);
-        const double dtm = dt * inv_mass(type(i));
+        const kmd::LangevinCoeff c =
+            kmd::langevin_coeff(mass(type(i)), t.temperature, t.damp, dt, t.units);
+        const double dtm = dt * t.units.ftm2v * inv_mass(type(i));
         for (int d = 0; d < 3; ++d) {
           v(i, d) += dtm * kmd::langevin_force(v(i, d),
                                                kmd::counter_uniform(seed, id(i), this_step, d), c);

@@ -1,0 +1,54 @@
+// Ewald summation of the Coulomb energy of point charges in an orthogonal
+// periodic box, tin-foil boundary (Ewald 1921; Allen & Tildesley 2017,
+// sec. 6.2; the terms as the NIST SPC/E reference calculations split them).
+// With splitting parameter alpha and Coulomb constant qqr2e (units.hpp):
+//   E_real    = qqr2e sum_{i<j, r < rc} q_i q_j erfc(alpha r) / r
+//   E_Fourier = qqr2e (2 pi / V) sum_{k != 0} exp(-k^2 / (4 alpha^2)) / k^2 |S(k)|^2,
+//               S(k) = sum_j q_j exp(i k.r_j),  k = 2 pi (nx / Lx, ny / Ly, nz / Lz)
+//   E_self    = -qqr2e (alpha / sqrt(pi)) sum_i q_i^2
+//   E_intra   = -qqr2e sum_{excluded i<j} q_i q_j erf(alpha r) / r
+// (excluded pairs, e.g. within a rigid molecule, have no real-space term; the
+// Fourier sum counts them, E_intra takes them out again). Pure functions: no
+// MPI, no allocation, no I/O.
+#pragma once
+
+#include "core/kokkos_compat.hpp"
+
+#include <Kokkos_Core.hpp>
+
+namespace cb::kernels::md {
+
+// 2 / sqrt(pi)
+constexpr double two_over_sqrt_pi = 1.12837916709551257389615890312154517;
+
+// Real-space energy of one pair at distance r (without qqr2e).
+KOKKOS_INLINE_FUNCTION double ewald_real_energy(double qiqj, double r, double alpha) {
+  return qiqj * cb::math::erfc(alpha * r) / r;
+}
+
+// -(dE_real/dr)/r of one pair (without qqr2e): the force on i is this times
+// (x_i - x_j).
+KOKKOS_INLINE_FUNCTION double ewald_real_fpair(double qiqj, double r, double alpha) {
+  const double ar = alpha * r;
+  const double r2 = r * r;
+  return qiqj * (cb::math::erfc(ar) / r + two_over_sqrt_pi * alpha * cb::math::exp(-ar * ar)) / r2;
+}
+
+// The energy an excluded pair contributes to the Fourier sum and the self
+// term together, which E_intra removes (without qqr2e): q_i q_j erf(alpha r) / r.
+KOKKOS_INLINE_FUNCTION double ewald_excluded_energy(double qiqj, double r, double alpha) {
+  return qiqj * (1.0 - cb::math::erfc(alpha * r)) / r;
+}
+
+// Self energy per unit q^2 (without qqr2e): -alpha / sqrt(pi).
+KOKKOS_INLINE_FUNCTION double ewald_self_per_q2(double alpha) {
+  return -0.5 * two_over_sqrt_pi * alpha;
+}
+
+// Weight of the Fourier term of wave vector k (k2 = |k|^2 > 0) in a box of
+// volume V: (2 pi / V) exp(-k^2 / (4 alpha^2)) / k^2.
+KOKKOS_INLINE_FUNCTION double ewald_kspace_weight(double k2, double alpha, double volume) {
+  return 2.0 * cb::math::pi / volume * cb::math::exp(-k2 / (4.0 * alpha * alpha)) / k2;
+}
+
+}  // namespace cb::kernels::md

@@ -1,0 +1,151 @@
+// The Ewald kernels (kernels/md/ewald.hpp) and the LJ kernels against the NIST
+// SPC/E reference calculations, configuration 1 (validation/reference/
+// nist_spce_config1.csv has the sites, the parameters and the table): every
+// energy term within 1e-5 of NIST's six-digit values, at NIST's parameters.
+#include "kernels/md/ewald.hpp"
+#include "kernels/md/lj.hpp"
+
+#include <catch2/catch_test_macros.hpp>
+
+#include <cmath>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace kmd = cb::kernels::md;
+
+namespace {
+
+struct Site {
+  double x[3];
+  double q;
+  bool oxygen;
+};
+
+constexpr double box = 20.0;  // A
+constexpr double q_h = 0.42380;
+
+// e^2 / (4 pi eps0 k_B) in K A, from the exact SI constants (CODATA 2018):
+// the Coulomb constant when energies are E / k_B in K.
+double coulomb_kelvin_angstrom() {
+  const double e = 1.602176634e-19, eps0 = 8.8541878128e-12, kb = 1.380649e-23;
+  return e * e / (4.0 * cb::math::pi * eps0 * kb) * 1e10;
+}
+
+std::vector<Site> nist_configuration() {
+  std::ifstream in(std::string(CLOUDBURST_SOURCE_DIR) +
+                   "/validation/reference/nist_spce_config1.csv");
+  REQUIRE(in);
+  std::vector<Site> sites;
+  for (std::string line; std::getline(in, line);) {
+    if (line.empty() || line[0] == '#' || line.rfind("element", 0) == 0) continue;
+    std::stringstream row(line);
+    std::string element, value;
+    std::getline(row, element, ',');
+    Site s{};
+    for (double& x : s.x) {
+      std::getline(row, value, ',');
+      x = std::stod(value);
+    }
+    s.oxygen = element == "O";
+    s.q = s.oxygen ? -2.0 * q_h : q_h;
+    sites.push_back(s);
+  }
+  return sites;
+}
+
+// Minimum-image distance.
+double distance(const Site& a, const Site& b) {
+  double r2 = 0.0;
+  for (int d = 0; d < 3; ++d) {
+    double dx = a.x[d] - b.x[d];
+    dx -= box * std::round(dx / box);
+    r2 += dx * dx;
+  }
+  return std::sqrt(r2);
+}
+
+struct Terms {
+  double disp = 0, lrc = 0, real = 0, fourier = 0, self = 0, intra = 0;
+  double total() const { return disp + lrc + real + fourier + self + intra; }
+};
+
+Terms nist_terms(const std::vector<Site>& sites) {
+  const double cutoff = 10.0, alpha = 5.6 / box, volume = box * box * box;
+  const double qqr2e = coulomb_kelvin_angstrom();
+  const kmd::LjParams oo{78.19743111, 3.16555789, cutoff};
+  const kmd::LjCoeff lj = kmd::make_lj_coeff(oo.epsilon, oo.sigma, oo.cutoff, false);
+  Terms t;
+  double n_oxygen = 0;
+  for (std::size_t i = 0; i < sites.size(); ++i) {
+    n_oxygen += sites[i].oxygen ? 1 : 0;
+    t.self += qqr2e * kmd::ewald_self_per_q2(alpha) * sites[i].q * sites[i].q;
+    for (std::size_t j = i + 1; j < sites.size(); ++j) {
+      const double r = distance(sites[i], sites[j]);
+      const double qiqj = sites[i].q * sites[j].q;
+      if (i / 3 == j / 3) {  // the same molecule: excluded
+        t.intra -= qqr2e * kmd::ewald_excluded_energy(qiqj, r, alpha);
+        continue;
+      }
+      if (r >= cutoff) continue;
+      t.real += qqr2e * kmd::ewald_real_energy(qiqj, r, alpha);
+      if (sites[i].oxygen && sites[j].oxygen) t.disp += kmd::lj_energy(r * r, lj);
+    }
+  }
+  t.lrc = kmd::lj_tail(n_oxygen, n_oxygen, oo).etail / volume;
+  const double k0 = 2.0 * cb::math::pi / box;
+  for (int nx = -5; nx <= 5; ++nx) {
+    for (int ny = -5; ny <= 5; ++ny) {
+      for (int nz = -5; nz <= 5; ++nz) {
+        const int n2 = nx * nx + ny * ny + nz * nz;
+        if (n2 == 0 || n2 >= 27) continue;
+        double re = 0.0, im = 0.0;
+        for (const Site& s : sites) {
+          const double phase = k0 * (nx * s.x[0] + ny * s.x[1] + nz * s.x[2]);
+          re += s.q * std::cos(phase);
+          im += s.q * std::sin(phase);
+        }
+        t.fourier +=
+            qqr2e * kmd::ewald_kspace_weight(k0 * k0 * n2, alpha, volume) * (re * re + im * im);
+      }
+    }
+  }
+  return t;
+}
+
+}  // namespace
+
+TEST_CASE("NIST SPC/E configuration 1: LJ and Ewald energies", "[md][kernels][ewald]") {
+  const std::vector<Site> sites = nist_configuration();
+  REQUIRE(sites.size() == 300);
+  const Terms t = nist_terms(sites);
+  // NIST's table (E / k_B in K, six digits): each term within 1e-5 relative.
+  const auto agrees = [](double value, double nist) {
+    return std::abs(value - nist) <= 1e-5 * std::abs(nist);
+  };
+  INFO("E_disp " << t.disp << " E_LRC " << t.lrc << " E_real " << t.real << " E_Fourier "
+                 << t.fourier << " E_self " << t.self << " E_intra " << t.intra << " E_total "
+                 << t.total());
+  CHECK(agrees(t.disp, 9.95387e4));
+  CHECK(agrees(t.lrc, -8.23715e2));
+  CHECK(agrees(t.real, -5.58889e5));
+  CHECK(agrees(t.fourier, 6.27009e3));
+  CHECK(agrees(t.self, -2.84469e6));
+  CHECK(agrees(t.intra, 2.80999e6));
+  CHECK(agrees(t.total(), -4.88604e5));
+}
+
+TEST_CASE("the Ewald real-space force is minus the derivative of its energy",
+          "[md][kernels][ewald]") {
+  const double alpha = 0.28, qiqj = -0.36;
+  for (double r : {0.9, 2.5, 6.0, 9.5}) {
+    const double h = 1e-6 * r;
+    const double derivative =
+        (kmd::ewald_real_energy(qiqj, r + h, alpha) - kmd::ewald_real_energy(qiqj, r - h, alpha)) /
+        (2 * h);
+    INFO("r = " << r);
+    CHECK(std::abs(kmd::ewald_real_fpair(qiqj, r, alpha) * r + derivative) <=
+          1e-8 * std::abs(derivative));
+  }
+}

@@ -311,7 +311,10 @@ TEST_CASE("3-D thermal is x <-> y symmetric to within the splitting error",
   //   cfl 0.375: 0.0179 (rho u) 2.66e-5 ((rho theta)')
   // The bounds below keep a factor 2-4 of margin over these.
   constexpr int n = 20;
-  std::vector<double> worst, thermodynamic;
+  // The x and y mirror asymmetries are round-off alone (measured 2e-12 with
+  // double fields, 3e-4 with float): each run's own is the floor added to the
+  // splitting-error bounds below.
+  std::vector<double> worst, thermodynamic, noise;
   for (double cfl : {1.5, 0.75, 0.375}) {
     const WeatherRun r =
         run(case_params("thermal", {n, n, 10}, "[time]\ncfl = " + std::to_string(cfl) + "\n"), 60.0,
@@ -337,6 +340,7 @@ TEST_CASE("3-D thermal is x <-> y symmetric to within the splitting error",
                         << ": max |f(i,j,k) - f(j,i,k)| / max |f|: " << report
                         << "; x and y mirrors: " << mirrors);
     CHECK(mirrors <= round_off(1e-10));
+    noise.push_back(mirrors);
   }
   WARN("x <-> y asymmetry at cfl 1.5, 0.75, 0.375: "
        << worst[0] << ", " << worst[1] << ", " << worst[2] << "; ratios " << worst[1] / worst[0]
@@ -345,12 +349,12 @@ TEST_CASE("3-D thermal is x <-> y symmetric to within the splitting error",
   CHECK(worst[2] / worst[1] < 0.5);  // second order would give 0.25
   CHECK(thermodynamic[1] / thermodynamic[0] < 1.0);
   CHECK(thermodynamic[2] / thermodynamic[1] < 0.5);
-  CHECK(worst[0] < 1.5);
-  CHECK(worst[1] < 0.25);
-  CHECK(worst[2] < 0.05);
-  CHECK(thermodynamic[0] < 0.3);
-  CHECK(thermodynamic[1] < 3e-3);
-  CHECK(thermodynamic[2] < 1e-4);
+  CHECK(worst[0] < 1.5 + noise[0]);
+  CHECK(worst[1] < 0.25 + noise[1]);
+  CHECK(worst[2] < 0.05 + noise[2]);
+  CHECK(thermodynamic[0] < 0.3 + noise[0]);
+  CHECK(thermodynamic[1] < 3e-3 + noise[1]);
+  CHECK(thermodynamic[2] < 1e-4 + noise[2]);
 }
 
 TEST_CASE("bad [weather] input exits with code 2 and a clear message", "[weather][input][cli]") {

@@ -20,7 +20,12 @@ struct ParticleBox {
 
 // Atoms on the host, structure of arrays; vectors of 3 are interleaved
 // (x[3 * a + axis]). The order is whatever the owner had.
+// LAMMPS atom styles: atomic (id type x y z), charge (id type q x y z) and
+// full (id molecule type q x y z).
+enum class AtomStyle : int { atomic, charge, full };
+
 struct HostParticles {
+  AtomStyle style = AtomStyle::atomic;
   std::vector<std::int64_t> id;
   std::vector<int> type;     // 1-based, as LAMMPS numbers types
   std::vector<double> x, v;  // 3 per atom, unwrapped into the box
@@ -31,6 +36,10 @@ struct HostParticles {
   // (the owner of an atom and the skin check follow them); without them the
   // restart agrees to round-off. Not an output quantity.
   std::vector<double> x_build;
+  // One per atom with the charge and full styles, else empty: charge and
+  // molecule id (0 for none, and always 0 with the charge style).
+  std::vector<double> q;
+  std::vector<std::int64_t> molecule;
   std::size_t size() const { return id.size(); }
 };
 

@@ -79,10 +79,19 @@ const char* const topology_keywords[] = {"bonds",
                                          "triangles",
                                          "bodies"};
 
+// The columns of an Atoms line before the image flags.
+std::string atom_layout(AtomStyle style) {
+  return style == AtomStyle::atomic   ? "id type x y z"
+         : style == AtomStyle::charge ? "id type q x y z"
+                                      : "id molecule type q x y z";
+}
+
 class DataFileParser {
  public:
-  DataFileParser(const std::string& path, const Bool3& periodic) : path_(path), in_(path) {
+  DataFileParser(const std::string& path, const Bool3& periodic, AtomStyle style)
+      : path_(path), in_(path) {
     data_.box.periodic = periodic;
+    data_.atoms.style = style;
     if (!in_)
       throw InputError(path + ": cannot open the LAMMPS data file: " + std::strerror(errno));
   }
@@ -199,9 +208,10 @@ class DataFileParser {
     if (name == "Masses") {
       read_entries(name, types, [&](const Line& l) { mass_line(l); });
     } else if (name == "Atoms") {
-      if (!header.comment.empty() && header.comment != "atomic")
+      const std::string style = style_name(data_.atoms.style);
+      if (!header.comment.empty() && header.comment != style)
         fail(header.number, "Atoms section of style '" + header.comment +
-                                "': only atom_style atomic is supported");
+                                "', but [md] atom_style is \"" + style + "\"");
       read_entries(name, atom_count_, [&](const Line& l) { atom_line(l); });
     } else if (name == "Velocities") {
       read_entries(name, atom_count_, [&](const Line& l) { velocity_line(l); });
@@ -252,10 +262,16 @@ class DataFileParser {
   }
 
   void atom_line(const Line& line) {
-    if (line.words.size() != 5 && line.words.size() != 8)
-      fail(line.number,
-           "expected 'id type x y z' or 'id type x y z ix iy iz' (atom_style atomic), got " +
-               std::to_string(line.words.size()) + " values");
+    // Columns before x: id type (atomic), id type q (charge), id molecule type q (full).
+    const AtomStyle style = data_.atoms.style;
+    const std::size_t first_x = style == AtomStyle::atomic ? 2 : style == AtomStyle::charge ? 3 : 4;
+    const std::size_t type_column = style == AtomStyle::full ? 2 : 1;
+    if (line.words.size() != first_x + 3 && line.words.size() != first_x + 6) {
+      const std::string layout = atom_layout(style);
+      fail(line.number, "expected '" + layout + "' or '" + layout + " ix iy iz' (atom_style " +
+                            style_name(style) + "), got " + std::to_string(line.words.size()) +
+                            " values");
+    }
     const long long id = integer(line, 0, "the atom id");
     if (id < 1) fail(line.number, "atom id " + std::to_string(id) + " must be positive");
     const auto [it, fresh] = index_of_id_.emplace(id, data_.atoms.id.size());
@@ -264,11 +280,19 @@ class DataFileParser {
                             std::to_string(atom_lines_[it->second]) + ")");
     HostParticles& atoms = data_.atoms;
     atoms.id.push_back(id);
-    atoms.type.push_back(atom_type(line, 1));
+    atoms.type.push_back(atom_type(line, type_column));
+    if (style != AtomStyle::atomic) {
+      atoms.q.push_back(number(line, type_column + 1, "the charge"));
+      const long long molecule = style == AtomStyle::full ? integer(line, 1, "the molecule id") : 0;
+      if (molecule < 0)
+        fail(line.number, "molecule id " + std::to_string(molecule) + " must not be negative");
+      atoms.molecule.push_back(molecule);
+    }
     atom_lines_.push_back(line.number);
+    const bool images = line.words.size() == first_x + 6;
     for (int axis = 0; axis < 3; ++axis) {
-      double x = number(line, 2 + axis, "a coordinate");
-      long long image = line.words.size() == 8 ? integer(line, 5 + axis, "an image flag") : 0;
+      double x = number(line, first_x + axis, "a coordinate");
+      long long image = images ? integer(line, first_x + 3 + axis, "an image flag") : 0;
       wrap_into_box(line, axis, x, image);
       if (image < std::numeric_limits<int>::min() || image > std::numeric_limits<int>::max())
         fail(line.number, "atom " + std::to_string(id) + ": image flag " + std::to_string(image) +
@@ -387,12 +411,23 @@ std::string format_data_file(const ParticleBox& box, const std::vector<double>& 
     std::snprintf(line, sizeof line, "%d %.17g\n", type, masses[type - 1]);
     text += line;
   }
-  text += "\nAtoms # atomic\n\n";
+  text += std::string("\nAtoms # ") + style_name(atoms.style) + "\n\n";
   for (std::size_t a = 0; a < atoms.size(); ++a) {
     const double* x = &atoms.x[3 * a];
     const int* image = &atoms.image[3 * a];
-    std::snprintf(line, sizeof line, "%lld %d %.17g %.17g %.17g %d %d %d\n",
-                  static_cast<long long>(atoms.id[a]), atoms.type[a], x[0], x[1], x[2], image[0],
+    std::snprintf(line, sizeof line, "%lld ", static_cast<long long>(atoms.id[a]));
+    text += line;
+    if (atoms.style == AtomStyle::full) {
+      std::snprintf(line, sizeof line, "%lld ", static_cast<long long>(atoms.molecule[a]));
+      text += line;
+    }
+    std::snprintf(line, sizeof line, "%d ", atoms.type[a]);
+    text += line;
+    if (atoms.style != AtomStyle::atomic) {
+      std::snprintf(line, sizeof line, "%.17g ", atoms.q[a]);
+      text += line;
+    }
+    std::snprintf(line, sizeof line, "%.17g %.17g %.17g %d %d %d\n", x[0], x[1], x[2], image[0],
                   image[1], image[2]);
     text += line;
   }
@@ -423,8 +458,12 @@ std::string write_text_file(const std::string& path, const std::string& text) {
 
 }  // namespace
 
-LammpsData read_lammps_data(const std::string& path, const Bool3& periodic) {
-  return DataFileParser(path, periodic).parse();
+const char* style_name(AtomStyle style) {
+  return style == AtomStyle::atomic ? "atomic" : style == AtomStyle::charge ? "charge" : "full";
+}
+
+LammpsData read_lammps_data(const std::string& path, const Bool3& periodic, AtomStyle style) {
+  return DataFileParser(path, periodic, style).parse();
 }
 
 void write_lammps_data(const std::string& path, MPI_Comm comm, const ParticleBox& box,

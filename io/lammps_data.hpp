@@ -1,6 +1,6 @@
-// LAMMPS data files, atom_style atomic (the format of LAMMPS `read_data` and
-// `write_data`; docs/checkpoint-format.md, "LAMMPS data files"). An orthogonal box
-// only: a tilted (triclinic) box, bonds or another atom style are refused.
+// LAMMPS data files, atom_style atomic, charge or full (the format of LAMMPS
+// `read_data` and `write_data`; docs/checkpoint-format.md, "LAMMPS data
+// files"). An orthogonal box only: a tilted (triclinic) box or bonds are refused.
 #pragma once
 
 #include "core/particle_solver.hpp"
@@ -24,16 +24,22 @@ struct LammpsData {
 
 // Reads the whole file (header with comments, then the sections Masses, Atoms,
 // Velocities, Pair Coeffs and PairIJ Coeffs in any order; Pair Coeffs are
-// skipped: the case file's [pair] rules). Atom lines are `id type x y z` with
-// optional image flags `ix iy iz` (0 when absent); velocities are matched by id.
+// skipped: the case file's [pair] rules). Atom lines are `id type x y z`
+// (atomic), `id type q x y z` (charge) or `id molecule type q x y z` (full),
+// as `style` says, with optional image flags `ix iy iz` (0 when absent);
+// velocities are matched by id.
 // An atom outside the box on a periodic axis is wrapped into it and its image
 // flag adjusted, as LAMMPS does; outside on a non-periodic axis is an error.
 // Every error is a cb::InputError starting "FILE:LINE: ".
-LammpsData read_lammps_data(const std::string& path, const Bool3& periodic = {true, true, true});
+LammpsData read_lammps_data(const std::string& path, const Bool3& periodic = {true, true, true},
+                            AtomStyle style = AtomStyle::atomic);
+
+// "atomic", "charge" or "full".
+const char* style_name(AtomStyle style);
 
 // Collective over `comm`: gathers every rank's atoms to rank 0, which writes
 // them sorted by id in the layout of LAMMPS `write_data` (header, Masses,
-// Atoms # atomic with image flags, Velocities) at full precision (%.17g), so
+// Atoms # <style> with image flags, Velocities) at full precision (%.17g), so
 // a file read back gives the same bits. Throws RunError when rank 0 cannot
 // write (the same on every rank).
 void write_lammps_data(const std::string& path, MPI_Comm comm, const ParticleBox& box,

@@ -21,7 +21,7 @@ using detail::RowSlice;
 constexpr const char* particles_group = "particles";
 
 void write_particles_group(hid_t file, const CheckpointHeader& header, const HostParticles& owned,
-                           const RowSlice& slice, bool with_build) {
+                           const RowSlice& slice, bool with_build, bool charged) {
   H5Handle group = detail::create_group(file, particles_group);
   detail::write_attribute(group, "cells", header.geometry.cells);
   detail::write_attribute(group, "lo", header.geometry.lo);
@@ -37,12 +37,18 @@ void write_particles_group(hid_t file, const CheckpointHeader& header, const Hos
     detail::write_rows(group, "x_build", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 3, slice,
                        owned.x_build.data());
   }
+  if (charged) {
+    detail::write_rows(group, "q", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 1, slice, owned.q.data());
+    detail::write_rows(group, "molecule", H5T_STD_I64LE, H5T_NATIVE_INT64, 1, slice,
+                       owned.molecule.data());
+  }
 }
 
 void check_sizes(const HostParticles& atoms) {
   const std::size_t n = atoms.id.size();
   if (atoms.type.size() != n || atoms.x.size() != 3 * n || atoms.v.size() != 3 * n ||
-      atoms.image.size() != 3 * n)
+      atoms.image.size() != 3 * n || (!atoms.q.empty() && atoms.q.size() != n) ||
+      atoms.molecule.size() != atoms.q.size())
     throw std::invalid_argument("HostParticles: arrays of inconsistent length");
 }
 
@@ -68,10 +74,12 @@ void write_particle_checkpoint(const std::string& path, MPI_Comm comm,
   // Positions at the last list build, when every rank's solver gave them.
   int with_build = owned.x_build.size() == owned.x.size() ? 1 : 0;
   MPI_Allreduce(MPI_IN_PLACE, &with_build, 1, MPI_INT, MPI_LAND, comm);
-  // id, type, x, v, image, x at the last build
-  const double bytes = double(slice.total) * (8 + 4 + 3 * 8 + 3 * 8 + 3 * 4 + 3 * 8);
+  int charged = owned.q.empty() ? 0 : 1;  // a rank without atoms has no charges either
+  MPI_Allreduce(MPI_IN_PLACE, &charged, 1, MPI_INT, MPI_MAX, comm);
+  // id, type, x, v, image, x at the last build, charge and molecule
+  const double bytes = double(slice.total) * (8 + 4 + 3 * 8 + 3 * 8 + 3 * 4 + 3 * 8 + 8 + 8);
   detail::write_checkpoint_atomically(path, comm, complete, bytes, [&](hid_t file) {
-    write_particles_group(file, complete, owned, slice, with_build != 0);
+    write_particles_group(file, complete, owned, slice, with_build != 0, charged != 0);
   });
 }
 
@@ -106,6 +114,13 @@ HostParticles read_particle_checkpoint(const std::string& path, MPI_Comm comm) {
         atoms.x_build.resize(3 * n);
         detail::read_rows(group, label, "x_build", H5T_NATIVE_DOUBLE, 3, slice,
                           atoms.x_build.data());
+      }
+      if (detail::has_link(group, "q")) {
+        atoms.q.resize(n);
+        atoms.molecule.resize(n);
+        detail::read_rows(group, label, "q", H5T_NATIVE_DOUBLE, 1, slice, atoms.q.data());
+        detail::read_rows(group, label, "molecule", H5T_NATIVE_INT64, 1, slice,
+                          atoms.molecule.data());
       }
     } catch (const InputError& e) {
       error = e.what();

@@ -2,7 +2,8 @@
 // "Particle checkpoints"): the root attributes and write protocol of every
 // checkpoint, and a /particles group of global per-atom arrays id [N],
 // type [N], x [N][3], v [N][3], image [N][3] (and x_build [N][3], positions at
-// the last neighbour-list build, when the solver gives them), each rank's owned
+// the last neighbour-list build, when the solver gives them; q [N] and
+// molecule [N] with charges), each rank's owned
 // atoms at its rank offset. Any rank count reads them back: each rank takes a contiguous
 // slice and the solver's load_particles() sends the atoms to their owners.
 #pragma once

@@ -1,4 +1,4 @@
-// LAMMPS data files (atom_style atomic): reading what write_data produces
+// LAMMPS data files (atom_style atomic, charge, full): reading what write_data produces
 // (comments, sections in any order, rank-chunked unsorted atoms, velocities
 // matched by id, image flags, Pair Coeffs skipped), periodic wrapping, every
 // kind of bad content named by file:line, and a bit-exact write/read round
@@ -204,4 +204,45 @@ TEST_CASE("LAMMPS data: write_data from every rank, read back bit for bit", "[la
   CHECK(data.atoms.image == all.image);
   CHECK(cb::test::bitwise_equal(data.atoms.x, all.x));
   CHECK(cb::test::bitwise_equal(data.atoms.v, all.v));
+}
+
+TEST_CASE("LAMMPS data: atom_style charge and full, read and written back", "[lammps][charges]") {
+  const std::string header =
+      "title\n\n3 atoms\n2 atom types\n0 4 xlo xhi\n0 4 ylo yhi\n0 4 zlo zhi\n\n"
+      "Masses\n\n1 15.9994\n2 1.008\n\n";
+  LocalFile full(header +
+                 "Atoms # full\n\n2 7 2 0.4238 1.0 1.5 2.0 0 0 1\n1 7 1 -0.8476 1.25 1.5 2.0\n"
+                 "3 7 2 0.4238 1.5 1.75 2.0\n");
+  const cb::io::LammpsData data =
+      cb::io::read_lammps_data(full.path(), {true, true, true}, cb::AtomStyle::full);
+  CHECK(data.atoms.style == cb::AtomStyle::full);
+  CHECK(data.atoms.id == std::vector<std::int64_t>{2, 1, 3});
+  CHECK(data.atoms.type == std::vector<int>{2, 1, 2});
+  CHECK(data.atoms.q == std::vector<double>{0.4238, -0.8476, 0.4238});
+  CHECK(data.atoms.molecule == std::vector<std::int64_t>{7, 7, 7});
+  CHECK(data.atoms.x == std::vector<double>{1.0, 1.5, 2.0, 1.25, 1.5, 2.0, 1.5, 1.75, 2.0});
+  CHECK(data.atoms.image == std::vector<int>{0, 0, 1, 0, 0, 0, 0, 0, 0});
+  // The same file read as another style: the columns do not fit, or the
+  // section comment names the style.
+  CHECK_THROWS_WITH(
+      cb::io::read_lammps_data(full.path(), {true, true, true}, cb::AtomStyle::charge),
+      ContainsSubstring("Atoms section of style 'full'"));
+  LocalFile charge(header +
+                   "Atoms\n\n1 1 -0.8476 1.25 1.5 2.0\n2 2 0.4238 1.0 1.5 2.0\n"
+                   "3 2 0.4238 1.5 1.75 2.0 0 0\n");
+  CHECK_THROWS_WITH(
+      cb::io::read_lammps_data(charge.path(), {true, true, true}, cb::AtomStyle::charge),
+      ContainsSubstring(":18: expected 'id type q x y z' or 'id type q x y z ix iy iz'"));
+  // Written at full precision with the style's columns, read back the same.
+  if (cb::test::world_rank() == 0) {
+    const std::string path = full.path() + ".out";
+    cb::io::write_lammps_data(path, MPI_COMM_SELF, data.box, data.masses, data.atoms, "again");
+    const cb::io::LammpsData again =
+        cb::io::read_lammps_data(path, {true, true, true}, cb::AtomStyle::full);
+    CHECK(again.atoms.id == std::vector<std::int64_t>{1, 2, 3});  // sorted by id
+    CHECK(again.atoms.q == std::vector<double>{-0.8476, 0.4238, 0.4238});
+    CHECK(again.atoms.molecule == std::vector<std::int64_t>{7, 7, 7});
+    CHECK(again.atoms.image == std::vector<int>{0, 0, 0, 0, 0, 1, 0, 0, 0});
+    std::remove(path.c_str());
+  }
 }

@@ -181,6 +181,32 @@ TEST_CASE("LAMMPS units real and metal: argon thermo", "[md][validation][units]"
   fs::remove_all(dir);
 }
 
+TEST_CASE("LAMMPS lj/cut/coul/cut: charged ions on 1 and 4 ranks, restarted",
+          "[md][validation][charges]") {
+  // Reference: cases/md/salt_coul_cut.toml's data file run by Debian's lmp
+  // (rows in the case header); every printed digit must agree. A restart at
+  // step 100 carries the charges in the checkpoint and ends on the same bits.
+  const std::string dir = make_temp_dir("cb_md_salt_");
+  for (int ranks : {1, 4}) {
+    const CliResult r = run_md(ranks, "salt_coul_cut.toml", dir + "/np" + std::to_string(ranks));
+    INFO(r.output);
+    REQUIRE(r.code == 0);
+    CHECK(thermo_row(r.output, 0) == "1400 -179965.67 0 -175796.71 -67215.599");
+    CHECK(thermo_row(r.output, 100) == "822.58752 -285336.88 0 -282887.35 -140965.85");
+    CHECK(thermo_row(r.output, 200) == "923.23613 -273880.91 0 -271131.67 -126073.12");
+  }
+  const std::string split = dir + "/split";
+  REQUIRE(run_md(1, "salt_coul_cut.toml", split, "--set run.steps=100").code == 0);
+  const CliResult rest = run_md(1, "salt_coul_cut.toml", split, "--restart auto");
+  INFO(rest.output);
+  REQUIRE(rest.code == 0);
+  const std::string end = "/checkpoints/chk_00000200.h5";
+  CHECK(by_id(split + end, "q") == by_id(dir + "/np1" + end, "q"));
+  CHECK(max_difference(by_id(split + end, "x"), by_id(dir + "/np1" + end, "x")) == 0.0);
+  CHECK(max_difference(by_id(split + end, "v"), by_id(dir + "/np1" + end, "v")) == 0.0);
+  fs::remove_all(dir);
+}
+
 TEST_CASE("unit-system input errors are named", "[md][input][units]") {
   const std::string dir = make_temp_dir("cb_md_units_bad_");
   const std::string real = read_text(md_cases + "argon_real.toml");
@@ -191,6 +217,20 @@ TEST_CASE("unit-system input errors are named", "[md][input][units]") {
         "--set md.density=0.8",
         {"md.density", "lattice_constant"}},
        {"an unknown unit system", "--set md.units=cgs", {"md.units", "cgs"}}});
+  std::string salt = read_text(md_cases + "salt_coul_cut.toml");
+  const std::string data = "\"data/salt_charge.data\"";
+  salt.replace(salt.find(data), data.size(), "\"" + md_cases + "data/salt_charge.data\"");
+  check_bad_overrides(dir, salt,
+                      {{"charges read as atom_style atomic",
+                        "--set md.atom_style=atomic",
+                        {"Atoms section of style 'charge'", "atomic"}},
+                       {"a Coulomb key on plain lj",
+                        "--set pair.style=lj --set pair.dielectric=2.0",
+                        {"dielectric", "lj/cut/coul/cut"}}});
+  check_bad_overrides(dir, real,
+                      {{"a Coulomb pair style without charges",
+                        "--set pair.style=lj/cut/coul/cut",
+                        {"pair.style", "needs charges"}}});
   std::string no_mass = real;
   no_mass.erase(no_mass.find("mass = 39.948"), std::string("mass = 39.948").size());
   std::string no_cutoff = real;

@@ -98,11 +98,18 @@ AtomTable gather_sorted_by_id(MPI_Comm comm, const AtomTable& local, int root) {
 
   const HostParticles& a = local.atoms;
   AtomTable all;
+  all.atoms.style = a.style;
   all.atoms.id = gather_values(comm, a.id, 1, atoms_per_rank, root, is_root);
   all.atoms.type = gather_values(comm, a.type, 1, atoms_per_rank, root, is_root);
   all.atoms.x = gather_values(comm, a.x, 3, atoms_per_rank, root, is_root);
   all.atoms.v = gather_values(comm, a.v, 3, atoms_per_rank, root, is_root);
   all.atoms.image = gather_values(comm, a.image, 3, atoms_per_rank, root, is_root);
+  int charged = !a.q.empty() ? 1 : 0, any_charged = 0;  // a rank without atoms has none
+  MPI_Allreduce(&charged, &any_charged, 1, MPI_INT, MPI_MAX, comm);
+  if (any_charged) {
+    all.atoms.q = gather_values(comm, a.q, 1, atoms_per_rank, root, is_root);
+    all.atoms.molecule = gather_values(comm, a.molecule, 1, atoms_per_rank, root, is_root);
+  }
   for (const std::vector<double>& column : local.extra)
     all.extra.push_back(gather_values(comm, column, 1, atoms_per_rank, root, is_root));
   if (!is_root) return {};
@@ -115,11 +122,16 @@ AtomTable gather_sorted_by_id(MPI_Comm comm, const AtomTable& local, int root) {
             [&](std::size_t p, std::size_t q) { return id[p] < id[q]; });
   AtomTable sorted;
   sorted.extra_names = all.extra_names;
+  sorted.atoms.style = all.atoms.style;
   sorted.atoms.id = permuted(all.atoms.id, order, 1);
   sorted.atoms.type = permuted(all.atoms.type, order, 1);
   sorted.atoms.x = permuted(all.atoms.x, order, 3);
   sorted.atoms.v = permuted(all.atoms.v, order, 3);
   sorted.atoms.image = permuted(all.atoms.image, order, 3);
+  if (any_charged) {
+    sorted.atoms.q = permuted(all.atoms.q, order, 1);
+    sorted.atoms.molecule = permuted(all.atoms.molecule, order, 1);
+  }
   for (const std::vector<double>& column : all.extra)
     sorted.extra.push_back(permuted(column, order, 1));
   return sorted;

@@ -16,6 +16,7 @@ using Vec3View = Kokkos::View<double* [3], MemSpace>;
 using IntView = Kokkos::View<int*, MemSpace>;
 using IdView = Kokkos::View<std::int64_t*, MemSpace>;
 using ImageView = Kokkos::View<int* [3], MemSpace>;
+using ScalarView = Kokkos::View<double*, MemSpace>;
 
 // Periodic image of a ghost relative to its owner, as one code:
 // (sx + 1) + 3 (sy + 1) + 9 (sz + 1) for shifts s in {-1, 0, 1} box lengths.
@@ -42,6 +43,11 @@ struct Atoms {
   ImageView image;   // LAMMPS image flags (owned only)
   Vec3View x_build;  // positions at the last neighbour build (owned only)
   Vec3View x_ref;    // unwrapped positions when the MSD reference was taken (owned only)
+  // With charges (atom_style charge or full) only: the charge and the
+  // molecule id (0 for none), for owned atoms and ghosts.
+  bool charged = false;
+  ScalarView q;
+  IdView molecule;
 
   // Every per-atom property besides x, f and code, listed once: allocation,
   // growth, the records that carry an owned atom to another rank (migration,
@@ -56,6 +62,10 @@ struct Atoms {
     visit("md::image", atoms.image, Reach::owned);
     visit("md::x_build", atoms.x_build, Reach::owned);
     visit("md::x_ref", atoms.x_ref, Reach::owned);
+    if (atoms.charged) {
+      visit("md::q", atoms.q, Reach::ghosts);
+      visit("md::molecule", atoms.molecule, Reach::ghosts);
+    }
   }
 
   int nall() const { return nlocal + nghost; }
@@ -72,6 +82,7 @@ struct Atoms {
                       [grown](const char*, auto& view, Reach) { Kokkos::resize(view, grown); });
   }
 
+  // Sets `charged` first: which properties exist.
   void allocate(int n) {
     x = Vec3View("md::x", 0);
     f = Vec3View("md::f", 0);

@@ -2,6 +2,8 @@
 
 #include "solvers/md/lj_force.hpp"
 
+#include <algorithm>
+
 namespace cb::md {
 
 ForceField::ForceField(const Params& params) {
@@ -11,7 +13,9 @@ ForceField::ForceField(const Params& params) {
   auto cutsq = Kokkos::create_mirror_view(list_cutsq_);
   for (int i = 1; i <= n; ++i) {
     for (int j = 1; j <= n; ++j) {
-      const double reach = params.pair_of(i, j).cutoff + params.skin;
+      const double cutoff = params.pair_of(i, j).cutoff;
+      const double reach =
+          (params.coulomb ? std::max(cutoff, params.coulomb_cutoff) : cutoff) + params.skin;
       cutsq(i, j) = reach * reach;
     }
   }

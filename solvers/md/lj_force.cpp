@@ -6,9 +6,31 @@ namespace {
 using Policy = Kokkos::RangePolicy<ExecSpace>;
 namespace kmd = kernels::md;
 
+// The energy and r . f of one pair (zeros beyond its cutoffs).
+struct PairTerms {
+  double energy = 0.0, virial = 0.0;
+};
+
+KOKKOS_INLINE_FUNCTION PairTerms pair_terms(double rsq, const kmd::LjCoeff& c, bool coulomb,
+                                            const kmd::CoulCut& coul, double qqrd2e_qi, double qj) {
+  PairTerms t;
+  const bool lj = rsq < c.cutsq, charged = coulomb && rsq < coul.cutsq;
+  if (!lj && !charged) return t;
+  if (lj) t.energy += kmd::lj_energy(rsq, c);
+  if (charged) t.energy += kmd::coul_cut_energy(rsq, coul, qqrd2e_qi, qj);
+  t.virial =
+      rsq * (coulomb ? kmd::lj_coul_cut_fpair(rsq, c, coul, qqrd2e_qi, qj) : kmd::lj_fpair(rsq, c));
+  return t;
+}
+
 }  // namespace
 
-LjForce::LjForce(const Params& params) : params_(params), one_type_(params.atom_types == 1) {
+LjForce::LjForce(const Params& params)
+    : params_(params), one_type_(params.atom_types == 1), coulomb_(params.coulomb) {
+  if (coulomb_) {
+    coul_.cutsq = params.coulomb_cutoff * params.coulomb_cutoff;
+    coul_.qqrd2e = params.units.qqr2e / params.dielectric;
+  }
   const int n = params.atom_types;
   coeff_ = CoeffTable("md::lj_coeff", n + 1, n + 1);
   auto coeff = Kokkos::create_mirror_view(coeff_);
@@ -24,9 +46,11 @@ LjForce::LjForce(const Params& params) : params_(params), one_type_(params.atom_
 
 // F_i = sum_j fpair(r_ij) (x_i - x_j) over the row of owned atom i; with a
 // half list the reaction -F_ij goes to j (Newton's third law).
-template <bool Half, bool OneType>
+template <bool Half, bool OneType, bool Coul>
 void LjForce::add_pair_forces(Atoms& atoms, const NeighborList& list) {
   const auto x = atoms.x;
+  const auto q = atoms.q;
+  const kmd::CoulCut coul = coul_;
   const auto f = atoms.f;
   const auto type = atoms.type;
   const auto neighbors = list.neighbors;
@@ -39,6 +63,7 @@ void LjForce::add_pair_forces(Atoms& atoms, const NeighborList& list) {
       KOKKOS_LAMBDA(int i) {
         const double xi = x(i, 0), yi = x(i, 1), zi = x(i, 2);
         const int ti = OneType ? 1 : type(i);
+        const double qqrd2e_qi = Coul ? coul.qqrd2e * q(i) : 0.0;
         double fx = 0.0, fy = 0.0, fz = 0.0;
         const int n = counts(i);
         for (int k = 0; k < n; ++k) {
@@ -46,8 +71,9 @@ void LjForce::add_pair_forces(Atoms& atoms, const NeighborList& list) {
           const double dx = xi - x(j, 0), dy = yi - x(j, 1), dz = zi - x(j, 2);
           const double rsq = dx * dx + dy * dy + dz * dz;
           const kmd::LjCoeff& c = OneType ? one : coeff(ti, type(j));
-          if (rsq >= c.cutsq) continue;
-          const double fpair = kmd::lj_fpair(rsq, c);
+          if (rsq >= c.cutsq && (!Coul || rsq >= coul.cutsq)) continue;
+          const double fpair =
+              Coul ? kmd::lj_coul_cut_fpair(rsq, c, coul, qqrd2e_qi, q(j)) : kmd::lj_fpair(rsq, c);
           fx += dx * fpair;
           fy += dy * fpair;
           fz += dz * fpair;
@@ -76,18 +102,24 @@ void LjForce::add_pair_forces(Atoms& atoms, const NeighborList& list) {
 }
 
 void LjForce::add_forces(Atoms& atoms, const NeighborList& list) {
-  if (list.half()) {
-    one_type_ ? add_pair_forces<true, true>(atoms, list)
-              : add_pair_forces<true, false>(atoms, list);
+  if (coulomb_) {
+    list.half() ? add_pair_forces<true, false, true>(atoms, list)
+                : add_pair_forces<false, false, true>(atoms, list);
+  } else if (list.half()) {
+    one_type_ ? add_pair_forces<true, true, false>(atoms, list)
+              : add_pair_forces<true, false, false>(atoms, list);
   } else {
-    one_type_ ? add_pair_forces<false, true>(atoms, list)
-              : add_pair_forces<false, false>(atoms, list);
+    one_type_ ? add_pair_forces<false, true, false>(atoms, list)
+              : add_pair_forces<false, false, false>(atoms, list);
   }
 }
 
 EnergyVirial LjForce::energy_virial(const Atoms& atoms, const NeighborList& list) {
   const auto x = atoms.x;
   const auto type = atoms.type;
+  const auto q = atoms.q;
+  const bool coulomb = coulomb_;
+  const kmd::CoulCut coul = coul_;
   const auto neighbors = list.neighbors;
   const auto counts = list.counts;
   const auto coeff = coeff_;
@@ -95,14 +127,14 @@ EnergyVirial LjForce::energy_virial(const Atoms& atoms, const NeighborList& list
   const Sums<2> sums = sums_.sum<2>(
       "md::lj_energy_virial", atoms.nlocal, KOKKOS_LAMBDA(int i, double* sum) {
         double e = 0.0, w = 0.0;
+        const double qqrd2e_qi = coulomb ? coul.qqrd2e * q(i) : 0.0;
         for (int k = 0; k < counts(i); ++k) {
           const int j = neighbors(i, k);
           const double dx = x(i, 0) - x(j, 0), dy = x(i, 1) - x(j, 1), dz = x(i, 2) - x(j, 2);
-          const double rsq = dx * dx + dy * dy + dz * dz;
-          const kmd::LjCoeff& c = coeff(type(i), type(j));
-          if (rsq >= c.cutsq) continue;
-          e += kmd::lj_energy(rsq, c);
-          w += rsq * kmd::lj_fpair(rsq, c);
+          const PairTerms t = pair_terms(dx * dx + dy * dy + dz * dz, coeff(type(i), type(j)),
+                                         coulomb, coul, qqrd2e_qi, coulomb ? q(j) : 0.0);
+          e += t.energy;
+          w += t.virial;
         }
         sum[0] += weight * e;
         sum[1] += weight * w;
@@ -118,19 +150,22 @@ void LjForce::add_per_atom_energy(const Atoms& atoms, const NeighborList& list,
   const auto neighbors = list.neighbors;
   const auto counts = list.counts;
   const auto coeff = coeff_;
+  const auto q = atoms.q;
+  const bool coulomb = coulomb_;
+  const kmd::CoulCut coul = coul_;
   const bool half = list.half();
   const Vec3Scatter scatter = energy_scatter_.onto(out);
   Kokkos::parallel_for(
       "md::lj_energy_per_atom", Policy(0, atoms.nlocal), KOKKOS_LAMBDA(int i) {
         auto access = scatter.access();
         double e = 0.0;
+        const double qqrd2e_qi = coulomb ? coul.qqrd2e * q(i) : 0.0;
         for (int k = 0; k < counts(i); ++k) {
           const int j = neighbors(i, k);
           const double dx = x(i, 0) - x(j, 0), dy = x(i, 1) - x(j, 1), dz = x(i, 2) - x(j, 2);
-          const double rsq = dx * dx + dy * dy + dz * dz;
-          const kmd::LjCoeff& c = coeff(type(i), type(j));
-          if (rsq >= c.cutsq) continue;
-          const double half_pair = 0.5 * kmd::lj_energy(rsq, c);
+          const PairTerms t = pair_terms(dx * dx + dy * dy + dz * dz, coeff(type(i), type(j)),
+                                         coulomb, coul, qqrd2e_qi, coulomb ? q(j) : 0.0);
+          const double half_pair = 0.5 * t.energy;
           e += half_pair;
           if (half) access(j, 0) += half_pair;
         }

@@ -1,5 +1,6 @@
 // The Lennard-Jones force term (LAMMPS pair_style lj/cut; kernels/md/lj.hpp
-// has the pair physics) over a neighbour list:
+// has the pair physics), with the cut Coulomb of lj/cut/coul/cut when the
+// atoms carry charges (kernels/md/coulomb.hpp), over a neighbour list:
 //  - half list: each pair once; the force on j is scattered through a Kokkos
 //    ScatterView (plain adds on Serial, per-thread copies on OpenMP, atomics
 //    on GPUs), ghost forces then go home by reverse communication;
@@ -8,6 +9,7 @@
 #pragma once
 
 #include "core/ordered_sum.hpp"
+#include "kernels/md/coulomb.hpp"
 #include "solvers/md/force_field.hpp"
 
 #include <Kokkos_ScatterView.hpp>
@@ -47,7 +49,7 @@ class LjForce : public ForceTerm {
   kernels::md::TailTerms tail_terms(const std::vector<double>& type_counts) const override;
 
   // Public for the CUDA extended-lambda rule; not part of the interface.
-  template <bool Half, bool OneType>
+  template <bool Half, bool OneType, bool Coul>
   void add_pair_forces(Atoms& atoms, const NeighborList& list);
 
  private:
@@ -55,6 +57,8 @@ class LjForce : public ForceTerm {
   CoeffTable coeff_;          // by type pair (types are 1-based: index 0 unused)
   kernels::md::LjCoeff one_;  // the coefficients when there is one atom type
   bool one_type_;
+  bool coulomb_;
+  kernels::md::CoulCut coul_;
   ScatterOnto force_scatter_, energy_scatter_;
   OrderedSum sums_;  // energy and virial, summed in a thread-count independent order
 };

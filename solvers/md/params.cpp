@@ -85,7 +85,7 @@ void read_data_file_box(io::CaseFile& file, Params& p) {
                     "data_file gives positions and velocities");
     }
   }
-  const io::LammpsData data = io::read_lammps_data(p.data_file);
+  const io::LammpsData data = io::read_lammps_data(p.data_file, p.box.periodic, p.atom_style);
   p.box = data.box;
   p.atom_types = data.atom_types;
   p.masses = data.masses;
@@ -96,8 +96,29 @@ void read_data_file_box(io::CaseFile& file, Params& p) {
   }
 }
 
+// lj/cut/coul/cut: the cut Coulomb (its own cutoff, default the LJ one, and
+// a dielectric constant), for atoms with charges.
+void read_coulomb(io::CaseFile& file, Params& p, const std::string& style, double lj_cutoff) {
+  if (!p.coulomb) {
+    for (const char* key : {"coulomb_cutoff", "dielectric"}) {
+      if (file.has("pair", key))
+        file.fail("pair", key, "[pair] " + std::string(key) + " belongs to style lj/cut/coul/cut");
+    }
+    return;
+  }
+  if (p.atom_style == AtomStyle::atomic) {
+    file.fail("pair", "style",
+              "[pair] style = \"" + style +
+                  "\" needs charges: [md] atom_style = \"charge\" or \"full\" with a data_file");
+  }
+  p.coulomb_cutoff = file.get<double>("pair", "coulomb_cutoff", lj_cutoff, io::Bounds::positive());
+  p.dielectric = file.get<double>("pair", "dielectric", 1.0, io::Bounds::positive());
+}
+
 void read_pair(io::CaseFile& file, Params& p) {
-  file.choice("pair", "style", {"lj"}, std::string("lj"));
+  const std::string style =
+      file.choice("pair", "style", {"lj", "lj/cut/coul/cut"}, std::string("lj"));
+  p.coulomb = style == "lj/cut/coul/cut";
   // Reduced defaults (cutoff 2.5, epsilon = sigma = 1) in lj units only;
   // in the others epsilon and sigma are needed for types without coeff_i_i.
   const bool reduced = p.unit_style == kmd::UnitStyle::lj;
@@ -112,6 +133,7 @@ void read_pair(io::CaseFile& file, Params& p) {
               : file.find<double>("pair", "sigma", io::Bounds::positive());
   base.epsilon = epsilon.value_or(1.0);
   base.sigma = sigma.value_or(1.0);
+  read_coulomb(file, p, style, base.cutoff);
   const std::string mixing =
       file.choice("pair", "mixing", {"geometric", "arithmetic"}, std::string("geometric"));
   const kmd::Mixing rule = mixing == "geometric" ? kmd::Mixing::geometric : kmd::Mixing::arithmetic;
@@ -238,7 +260,7 @@ void read_masses_into(io::CaseFile& file, Params& p) {
 double Params::max_cutoff() const {
   double rc = 0.0;
   for (const auto& c : pair) rc = std::max(rc, c.cutoff);
-  return rc;
+  return coulomb ? std::max(rc, coulomb_cutoff) : rc;
 }
 
 Params read_params(io::CaseFile& file) {
@@ -250,6 +272,11 @@ Params read_params(io::CaseFile& file) {
   p.units = kmd::units_of(p.unit_style);
   p.thermostat.units = p.units;
   const bool data = file.has("md", "data_file");
+  const std::string style =
+      file.choice("md", "atom_style", {"atomic", "charge", "full"}, std::string("atomic"));
+  p.atom_style = style == "charge" ? AtomStyle::charge
+                 : style == "full" ? AtomStyle::full
+                                   : AtomStyle::atomic;
   p.case_name = file.choice("run", "case", {"lattice", "data_file"},
                             std::string(data ? "data_file" : "lattice"));
   p.from_data_file = p.case_name == "data_file";
@@ -258,6 +285,12 @@ Params read_params(io::CaseFile& file) {
   } else {
     if (data) file.fail("md", "data_file", "[run] case = \"lattice\" takes no [md] data_file");
     file.allow("md", "data_file");
+    if (p.atom_style != AtomStyle::atomic) {
+      file.fail("md", "atom_style",
+                "[md] atom_style = \"" + style +
+                    "\": charges come from a data_file; a lattice "
+                    "start is atom_style \"atomic\"");
+    }
     read_lattice(file, p);
   }
   read_masses_into(file, p);

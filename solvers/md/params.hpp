@@ -41,7 +41,8 @@ struct Params {
   kernels::md::Units units;
   // Initial state: a lattice with loop-geom velocities, or a LAMMPS data file.
   bool from_data_file = false;
-  std::string data_file;  // resolved relative to the case file
+  std::string data_file;                     // resolved relative to the case file
+  AtomStyle atom_style = AtomStyle::atomic;  // charge and full: atoms carry q (and molecule)
   kernels::md::LatticeStyle lattice = kernels::md::LatticeStyle::fcc;
   double density = 0.8442;        // atoms per volume (lj: the reduced density given)
   double lattice_constant = 0.0;  // from the density (lj) or given
@@ -53,10 +54,14 @@ struct Params {
   std::vector<double> masses;  // index type - 1
   ParticleBox box;
   GridGeometry geometry;  // the grid the Decomposition splits (docs/solvers/md.md)
-  // Pair style lj/cut.
+  // Pair style lj/cut (and lj/cut/coul/cut).
   std::vector<kernels::md::LjParams> pair;  // atom_types^2, (i - 1) * atom_types + (j - 1)
   bool shift = false;
   bool tail = false;
+  // lj/cut/coul/cut: Coulomb between charges within coulomb_cutoff.
+  bool coulomb = false;
+  double coulomb_cutoff = 0.0;
+  double dielectric = 1.0;
   // Neighbour lists.
   double skin = 0.3;
   int every = 1;

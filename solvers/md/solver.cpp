@@ -24,11 +24,15 @@ MdSolver::MdSolver(const Params& params, const Decomposition& decomposition,
       rdf_(params.compute),
       thermo_log_(params.thermo_every, params.steps, decomposition.rank()) {
   check_decomposition(params_, decomposition.dims());
+  atoms_.charged = params_.atom_style != AtomStyle::atomic;
   atoms_.allocate(1024);
   per_atom_output_ = Vec3View("md::per_atom_output", 0);
   HostParticles atoms;
   if (params_.from_data_file) {
-    if (decomposition.rank() == 0) atoms = io::read_lammps_data(params_.data_file).atoms;
+    if (decomposition.rank() == 0) {
+      atoms =
+          io::read_lammps_data(params_.data_file, params_.box.periodic, params_.atom_style).atoms;
+    }
   } else {
     atoms = lattice_atoms(params_, local_);
     long long mine = static_cast<long long>(atoms.size()), total = 0;

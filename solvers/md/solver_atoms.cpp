@@ -1,6 +1,7 @@
 // MdSolver: atoms in and out of the device (loading, host copies, per-atom
 // output quantities, the non-finite check). Host code at the I/O edges.
 #include "core/error.hpp"
+#include "io/lammps_data.hpp"
 #include "solvers/md/distribution.hpp"
 #include "solvers/md/domain.hpp"
 #include "solvers/md/solver.hpp"
@@ -14,9 +15,10 @@ namespace {
 // Host atoms on the device, in their given order, as owned atoms of a new
 // Atoms: x_build from the atoms when `with_build`, else x; the MSD reference
 // x_ref is the unwrapped position x + image L.
-Atoms to_device(const HostParticles& given, bool with_build, const LocalBox& box) {
+Atoms to_device(const HostParticles& given, bool with_build, bool charged, const LocalBox& box) {
   const int n = static_cast<int>(given.size());
   Atoms atoms;
+  atoms.charged = charged;
   atoms.allocate(n);
   atoms.nlocal = n;
   auto id = Kokkos::create_mirror_view(atoms.id);
@@ -41,6 +43,15 @@ Atoms to_device(const HostParticles& given, bool with_build, const LocalBox& box
   Kokkos::deep_copy(atoms.id, id);
   Kokkos::deep_copy(atoms.type, type);
   Kokkos::deep_copy(atoms.image, image);
+  if (charged) {
+    const auto range = std::make_pair(0, n);
+    Kokkos::deep_copy(
+        Kokkos::subview(atoms.q, range),
+        Kokkos::View<const double*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(given.q.data(), n));
+    Kokkos::deep_copy(Kokkos::subview(atoms.molecule, range),
+                      Kokkos::View<const std::int64_t*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(
+                          given.molecule.data(), n));
+  }
   for (auto [device, host] :
        {std::make_pair(atoms.x, x), std::make_pair(atoms.v, v),
         std::make_pair(atoms.x_build, x_build), std::make_pair(atoms.x_ref, x_ref)}) {
@@ -77,9 +88,16 @@ bool on_every_rank(bool mine, MPI_Comm comm) {
 void MdSolver::load_particles(const HostParticles& given) {
   const MPI_Comm comm = decomposition_.comm();
   const bool with_build = on_every_rank(given.x_build.size() == 3 * given.size(), comm);
+  const bool charged = atoms_.charged;
+  if (!on_every_rank(given.q.size() == (charged ? given.size() : 0), comm)) {
+    throw InputError(std::string("md: the atoms given ") +
+                     (charged ? "have no charges, but [md] atom_style is \"" +
+                                    std::string(io::style_name(params_.atom_style)) + "\""
+                              : "carry charges, but [md] atom_style is \"atomic\""));
+  }
   const OwnerLookup owners(params_, decomposition_);
   const DistributionPlan plan(comm, owners.ranks_of(with_build ? given.x_build : given.x));
-  distribute_owned(plan, to_device(given, with_build, local_), atoms_, comm_options_);
+  distribute_owned(plan, to_device(given, with_build, charged, local_), atoms_, comm_options_);
   sort_owned_by_id(atoms_);
   count_atoms_and_tail_terms();
   rebuild(false);  // keeps the loaded x_build
@@ -125,6 +143,13 @@ HostParticles MdSolver::owned_particles() {
   const auto x = host3(atoms_.x), v = host3(atoms_.v), x_build = host3(atoms_.x_build);
   const auto image = host3(atoms_.image);
   HostParticles out;
+  out.style = params_.atom_style;
+  if (atoms_.charged) {
+    const auto q = host(atoms_.q);
+    const auto molecule = host(atoms_.molecule);
+    out.q.assign(q.data(), q.data() + n);
+    out.molecule.assign(molecule.data(), molecule.data() + n);
+  }
   out.id.assign(id.data(), id.data() + n);
   out.type.assign(type.data(), type.data() + n);
   for (std::vector<double>* values : {&out.x, &out.v, &out.x_build}) values->resize(3 * n);

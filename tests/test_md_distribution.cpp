@@ -207,7 +207,7 @@ TEST_CASE("the force field zeroes forces and energies before adding its terms", 
     Kokkos::deep_copy(atoms.id, id);
     Kokkos::deep_copy(atoms.type, type);
     Kokkos::deep_copy(atoms.code, code);
-    ForceField forces(p);
+    ForceField forces(p, MPI_COMM_SELF);
     NeighborList list(p.neighbor_cutoff(), kind == ListKind::half);
     list.build(atoms, forces.list_cutsq());
     const double r = 1.2, s6 = std::pow(r, -6.0);

@@ -207,6 +207,23 @@ TEST_CASE("LAMMPS lj/cut/coul/cut: charged ions on 1 and 4 ranks, restarted",
   fs::remove_all(dir);
 }
 
+TEST_CASE("LAMMPS lj/cut/coul/long + kspace ewald: the same g, k vectors and thermo",
+          "[md][validation][charges][ewald]") {
+  // Reference: cases/md/salt_ewald.toml's input run by Debian's lmp (rows and
+  // LAMMPS's g_ewald in the case header; lmp prints "KSpace vectors: actual
+  // max1d max3d = 1535 9 3429"). Every printed digit must agree; 2 ranks.
+  const std::string dir = make_temp_dir("cb_md_ewald_");
+  const CliResult r = run_md(2, "salt_ewald.toml", dir + "/out", "--set run.steps=100");
+  INFO(r.output);
+  REQUIRE(r.code == 0);
+  CHECK_THAT(r.output, ContainsSubstring("kspace ewald: g_ewald = 0.30821542, kmax = 9 9 9, "
+                                         "1535 k vectors"));
+  CHECK(thermo_row(r.output, 0) == "1400 -96602.562 0 -92433.601 17755.506");
+  CHECK(thermo_row(r.output, 50) == "556.76306 -94093.192 0 -92435.247 41641.212");
+  CHECK(thermo_row(r.output, 100) == "733.79246 -94619.894 0 -92434.786 38190.115");
+  fs::remove_all(dir);
+}
+
 TEST_CASE("unit-system input errors are named", "[md][input][units]") {
   const std::string dir = make_temp_dir("cb_md_units_bad_");
   const std::string real = read_text(md_cases + "argon_real.toml");
@@ -226,7 +243,17 @@ TEST_CASE("unit-system input errors are named", "[md][input][units]") {
                         {"Atoms section of style 'charge'", "atomic"}},
                        {"a Coulomb key on plain lj",
                         "--set pair.style=lj --set pair.dielectric=2.0",
-                        {"dielectric", "lj/cut/coul/cut"}}});
+                        {"dielectric", "lj/cut/coul/cut"}},
+                       {"coul/long without a k-space sum",
+                        "--set pair.style=lj/cut/coul/long",
+                        {"pair.style", "needs [kspace] style"}},
+                       {"an Ewald sum without coul/long",
+                        "--set kspace.style=ewald --set kspace.accuracy=1e-5",
+                        {"kspace.style", "needs [pair] style"}},
+                       {"g_ewald without kmax",
+                        "--set pair.style=lj/cut/coul/long --set kspace.style=ewald "
+                        "--set kspace.g_ewald=0.3",
+                        {"g_ewald and kmax go together"}}});
   check_bad_overrides(dir, real,
                       {{"a Coulomb pair style without charges",
                         "--set pair.style=lj/cut/coul/cut",

@@ -1,8 +1,13 @@
-// Lennard-Jones with cut Coulomb, LAMMPS pair_style lj/cut/coul/cut:
-//   E(r) = E_LJ(r) [r < rc_LJ] + qqrd2e q_i q_j / r [r < rc_coul],
-// qqrd2e = qqr2e / dielectric (units.hpp). The force is evaluated in LAMMPS's
-// order (PairLJCutCoulCut::compute), so the sums match LAMMPS's bits:
-//   fpair = (forcecoul + forcelj) / r^2,  forcecoul = (qqrd2e q_i) q_j / r.
+// Lennard-Jones with Coulomb, LAMMPS pair_style lj/cut/coul/cut and
+// lj/cut/coul/long:
+//   cut:  E(r) = E_LJ(r) [r < rc_LJ] + qqrd2e q_i q_j / r [r < rc_coul]
+//   long: the Coulomb term times erfc(g r), the real-space part of an Ewald
+//         sum (ewald.hpp has the rest), with LAMMPS's erfc: Abramowitz &
+//         Stegun (1964) 7.1.26, t = 1 / (1 + p g r), erfc ~ t (a1 + t (a2 + ...))
+//         exp(-g^2 r^2), absolute error below 1.5e-7 (as `pair_modify table 0`)
+// qqrd2e = qqr2e / dielectric (units.hpp). Forces are evaluated in LAMMPS's
+// order (PairLJCutCoulCut::compute, PairLJCutCoulLong::compute), so the sums
+// match LAMMPS's bits: fpair = (forcecoul + forcelj) / r^2.
 // Pure functions: no MPI, no allocation, no I/O.
 #pragma once
 
@@ -10,11 +15,59 @@
 
 namespace cb::kernels::md {
 
-// The Coulomb part of a pair style: its cutoff and qqrd2e.
+// The Coulomb part of a pair style: its cutoff, qqrd2e and, for coul/long,
+// the Ewald splitting parameter g.
 struct CoulCut {
   double cutsq = 0.0;   // rc_coul^2
   double qqrd2e = 0.0;  // qqr2e / dielectric
+  double g_ewald = 0.0;
 };
+
+// erfc(g r) and exp(-(g r)^2) by Abramowitz & Stegun 7.1.26.
+struct ScreenedCoulomb {
+  double erfc = 0.0, expm2 = 0.0;
+};
+
+KOKKOS_INLINE_FUNCTION ScreenedCoulomb screened_coulomb(double grij) {
+  constexpr double p = 0.3275911, a1 = 0.254829592, a2 = -0.284496736, a3 = 1.421413741,
+                   a4 = -1.453152027, a5 = 1.061405429;
+  ScreenedCoulomb s;
+  s.expm2 = cb::math::exp(-grij * grij);
+  const double t = 1.0 / (1.0 + p * grij);
+  s.erfc = t * (a1 + t * (a2 + t * (a3 + t * (a4 + t * a5)))) * s.expm2;
+  return s;
+}
+
+// 2 / sqrt(pi) to the digits LAMMPS's pair styles use (EWALD_F).
+constexpr double ewald_f = 1.12837917;
+
+// -(dE/dr)/r of a lj/cut/coul/long pair at rsq < max(rc_LJ, rc_coul)^2.
+KOKKOS_INLINE_FUNCTION double lj_coul_long_fpair(double rsq, const LjCoeff& c, const CoulCut& coul,
+                                                 double qqrd2e_qi, double qj) {
+  const double r2inv = 1.0 / rsq;
+  double forcecoul = 0.0;
+  if (rsq < coul.cutsq) {
+    const double r = cb::math::sqrt(rsq);
+    const double grij = coul.g_ewald * r;
+    const ScreenedCoulomb s = screened_coulomb(grij);
+    const double prefactor = qqrd2e_qi * qj / r;
+    forcecoul = prefactor * (s.erfc + ewald_f * grij * s.expm2);
+  }
+  double forcelj = 0.0;
+  if (rsq < c.cutsq) {
+    const double r6inv = r2inv * r2inv * r2inv;
+    forcelj = r6inv * (c.lj1 * r6inv - c.lj2);
+  }
+  return (forcecoul + forcelj) * r2inv;
+}
+
+// The real-space Coulomb energy of a coul/long pair (zero beyond rc_coul).
+KOKKOS_INLINE_FUNCTION double coul_long_energy(double rsq, const CoulCut& coul, double qqrd2e_qi,
+                                               double qj) {
+  if (rsq >= coul.cutsq) return 0.0;
+  const double r = cb::math::sqrt(rsq);
+  return qqrd2e_qi * qj / r * screened_coulomb(coul.g_ewald * r).erfc;
+}
 
 // -(dE/dr)/r of a pair at squared distance rsq < max(rc_LJ, rc_coul)^2, with
 // qqrd2e_qi = qqrd2e q_i.

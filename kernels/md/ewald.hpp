@@ -16,6 +16,9 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <algorithm>
+#include <cmath>
+
 namespace cb::kernels::md {
 
 // 2 / sqrt(pi)
@@ -49,6 +52,45 @@ KOKKOS_INLINE_FUNCTION double ewald_self_per_q2(double alpha) {
 // volume V: (2 pi / V) exp(-k^2 / (4 alpha^2)) / k^2.
 KOKKOS_INLINE_FUNCTION double ewald_kspace_weight(double k2, double alpha, double volume) {
   return 2.0 * cb::math::pi / volume * cb::math::exp(-k2 / (4.0 * alpha * alpha)) / k2;
+}
+
+// Ewald parameters from a relative force accuracy, as LAMMPS's Ewald::init
+// and Ewald::setup choose them (the rms force error estimates of Kolafa &
+// Perram 1992): g from the real-space error at the cutoff, then per axis the
+// smallest k_max whose Fourier error is below the accuracy; the k vectors
+// kept have |k|^2 <= max_axis (2 pi k_max / L)^2 (1 + 1e-5).
+struct EwaldParameters {
+  double g_ewald = 0.0;
+  int kmax[3] = {0, 0, 0};
+  double gsqmx = 0.0;
+};
+
+// Fourier-space rms force error with k_max = km along an axis of length prd.
+inline double ewald_rms(int km, double prd, double natoms, double q2, double g) {
+  return 2.0 * q2 * g / prd * std::sqrt(1.0 / (cb::math::pi * km * natoms)) *
+         std::exp(-cb::math::pi * cb::math::pi * km * km / (g * g * prd * prd));
+}
+
+// `two_charge_force` is the force between two unit charges one distance unit
+// apart (qqr2e); q2 = qqrd2e sum_i q_i^2.
+inline EwaldParameters ewald_parameters(double accuracy_relative, double two_charge_force,
+                                        double natoms, double cutoff, const double prd[3],
+                                        double q2) {
+  EwaldParameters p;
+  const double accuracy = accuracy_relative * two_charge_force;
+  double g = accuracy * std::sqrt(natoms * cutoff * prd[0] * prd[1] * prd[2]) / (2.0 * q2);
+  g = g >= 1.0 ? (1.35 - 0.15 * std::log(accuracy)) / cutoff : std::sqrt(-std::log(g)) / cutoff;
+  p.g_ewald = g;
+  for (int d = 0; d < 3; ++d) {
+    int k = 1;
+    while (ewald_rms(k, prd[d], natoms, q2, g) > accuracy) ++k;
+    p.kmax[d] = k;
+    const double unitk = 2.0 * cb::math::pi / prd[d];
+    const double gsq = unitk * unitk * k * k;
+    p.gsqmx = std::max(p.gsqmx, gsq);
+  }
+  p.gsqmx *= 1.00001;
+  return p;
 }
 
 }  // namespace cb::kernels::md

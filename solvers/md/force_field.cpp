@@ -1,13 +1,22 @@
 #include "solvers/md/force_field.hpp"
 
+#include "solvers/md/ewald_sum.hpp"
 #include "solvers/md/lj_force.hpp"
 
 #include <algorithm>
+#include <cstdio>
 
 namespace cb::md {
 
-ForceField::ForceField(const Params& params) {
-  terms_.push_back(std::make_unique<LjForce>(params));
+ForceField::ForceField(const Params& params, MPI_Comm comm) {
+  auto pair = std::make_unique<LjForce>(params);
+  pair_ = pair.get();
+  terms_.push_back(std::move(pair));
+  if (params.ewald) {
+    auto ewald = std::make_unique<EwaldSum>(params, comm);
+    ewald_ = ewald.get();
+    terms_.push_back(std::move(ewald));
+  }
   const int n = params.atom_types;
   list_cutsq_ = CutoffTable("md::list_cutsq", n + 1, n + 1);  // types are 1-based
   auto cutsq = Kokkos::create_mirror_view(list_cutsq_);
@@ -20,6 +29,21 @@ ForceField::ForceField(const Params& params) {
     }
   }
   Kokkos::deep_copy(list_cutsq_, cutsq);
+}
+
+ForceField::~ForceField() = default;
+
+void ForceField::setup(const Atoms& atoms, std::int64_t natoms) {
+  if (ewald_ != nullptr) pair_->set_g_ewald(ewald_->setup(atoms, natoms));
+}
+
+std::string ForceField::kspace_summary() const {
+  if (ewald_ == nullptr) return "";
+  const kernels::md::EwaldParameters& p = ewald_->parameters();
+  char text[160];
+  std::snprintf(text, sizeof text, "kspace ewald: g_ewald = %.8g, kmax = %d %d %d, %d k vectors",
+                p.g_ewald, p.kmax[0], p.kmax[1], p.kmax[2], ewald_->vectors());
+  return text;
 }
 
 void ForceField::compute(Atoms& atoms, const NeighborList& list) {

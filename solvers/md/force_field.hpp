@@ -8,7 +8,10 @@
 #include "solvers/md/neighbor.hpp"
 #include "solvers/md/params.hpp"
 
+#include <mpi.h>
+
 #include <memory>
+#include <string>
 #include <vector>
 
 namespace cb::md {
@@ -37,10 +40,21 @@ class ForceTerm {
   }
 };
 
+class LjForce;
+class EwaldSum;
+
 class ForceField {
  public:
-  // The terms the case asks for ([pair] style = "lj").
-  explicit ForceField(const Params& params);
+  // The terms the case asks for: the pair style, and the Ewald sum with
+  // lj/cut/coul/long.
+  ForceField(const Params& params, MPI_Comm comm);
+  ~ForceField();
+
+  // Collective, whenever atoms were loaded: what depends on all of them (the
+  // Ewald parameters from the charges and the atom count).
+  void setup(const Atoms& atoms, std::int64_t natoms);
+  // "kspace ewald: ..." when there is an Ewald sum, else "".
+  std::string kspace_summary() const;
 
   // f = the sum of every term's forces on owned atoms and, with a half list,
   // on ghosts (the caller reverse-communicates those).
@@ -55,6 +69,8 @@ class ForceField {
 
  private:
   std::vector<std::unique_ptr<ForceTerm>> terms_;
+  LjForce* pair_ = nullptr;    // terms_[0]
+  EwaldSum* ewald_ = nullptr;  // terms_[1] with lj/cut/coul/long
   CutoffTable list_cutsq_;
 };
 

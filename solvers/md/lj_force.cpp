@@ -11,22 +11,36 @@ struct PairTerms {
   double energy = 0.0, virial = 0.0;
 };
 
-KOKKOS_INLINE_FUNCTION PairTerms pair_terms(double rsq, const kmd::LjCoeff& c, bool coulomb,
+// -(dE/dr)/r of a pair within reach, for Coulomb kind `coulomb`.
+KOKKOS_INLINE_FUNCTION double pair_fpair(double rsq, const kmd::LjCoeff& c, int coulomb,
+                                         const kmd::CoulCut& coul, double qqrd2e_qi, double qj) {
+  return coulomb == 2   ? kmd::lj_coul_long_fpair(rsq, c, coul, qqrd2e_qi, qj)
+         : coulomb == 1 ? kmd::lj_coul_cut_fpair(rsq, c, coul, qqrd2e_qi, qj)
+                        : kmd::lj_fpair(rsq, c);
+}
+
+KOKKOS_INLINE_FUNCTION PairTerms pair_terms(double rsq, const kmd::LjCoeff& c, int coulomb,
                                             const kmd::CoulCut& coul, double qqrd2e_qi, double qj) {
   PairTerms t;
-  const bool lj = rsq < c.cutsq, charged = coulomb && rsq < coul.cutsq;
+  const bool lj = rsq < c.cutsq, charged = coulomb != 0 && rsq < coul.cutsq;
   if (!lj && !charged) return t;
   if (lj) t.energy += kmd::lj_energy(rsq, c);
-  if (charged) t.energy += kmd::coul_cut_energy(rsq, coul, qqrd2e_qi, qj);
-  t.virial =
-      rsq * (coulomb ? kmd::lj_coul_cut_fpair(rsq, c, coul, qqrd2e_qi, qj) : kmd::lj_fpair(rsq, c));
+  if (charged) {
+    t.energy += coulomb == 2 ? kmd::coul_long_energy(rsq, coul, qqrd2e_qi, qj)
+                             : kmd::coul_cut_energy(rsq, coul, qqrd2e_qi, qj);
+  }
+  t.virial = rsq * pair_fpair(rsq, c, coulomb, coul, qqrd2e_qi, qj);
   return t;
 }
 
 }  // namespace
 
 LjForce::LjForce(const Params& params)
-    : params_(params), one_type_(params.atom_types == 1), coulomb_(params.coulomb) {
+    : params_(params),
+      one_type_(params.atom_types == 1),
+      coulomb_(params.coulomb_long ? 2
+               : params.coulomb    ? 1
+                                   : 0) {
   if (coulomb_) {
     coul_.cutsq = params.coulomb_cutoff * params.coulomb_cutoff;
     coul_.qqrd2e = params.units.qqr2e / params.dielectric;
@@ -46,7 +60,7 @@ LjForce::LjForce(const Params& params)
 
 // F_i = sum_j fpair(r_ij) (x_i - x_j) over the row of owned atom i; with a
 // half list the reaction -F_ij goes to j (Newton's third law).
-template <bool Half, bool OneType, bool Coul>
+template <bool Half, bool OneType, int Coul>
 void LjForce::add_pair_forces(Atoms& atoms, const NeighborList& list) {
   const auto x = atoms.x;
   const auto q = atoms.q;
@@ -63,7 +77,7 @@ void LjForce::add_pair_forces(Atoms& atoms, const NeighborList& list) {
       KOKKOS_LAMBDA(int i) {
         const double xi = x(i, 0), yi = x(i, 1), zi = x(i, 2);
         const int ti = OneType ? 1 : type(i);
-        const double qqrd2e_qi = Coul ? coul.qqrd2e * q(i) : 0.0;
+        const double qqrd2e_qi = Coul != 0 ? coul.qqrd2e * q(i) : 0.0;
         double fx = 0.0, fy = 0.0, fz = 0.0;
         const int n = counts(i);
         for (int k = 0; k < n; ++k) {
@@ -71,9 +85,8 @@ void LjForce::add_pair_forces(Atoms& atoms, const NeighborList& list) {
           const double dx = xi - x(j, 0), dy = yi - x(j, 1), dz = zi - x(j, 2);
           const double rsq = dx * dx + dy * dy + dz * dz;
           const kmd::LjCoeff& c = OneType ? one : coeff(ti, type(j));
-          if (rsq >= c.cutsq && (!Coul || rsq >= coul.cutsq)) continue;
-          const double fpair =
-              Coul ? kmd::lj_coul_cut_fpair(rsq, c, coul, qqrd2e_qi, q(j)) : kmd::lj_fpair(rsq, c);
+          if (rsq >= c.cutsq && (Coul == 0 || rsq >= coul.cutsq)) continue;
+          const double fpair = pair_fpair(rsq, c, Coul, coul, qqrd2e_qi, Coul != 0 ? q(j) : 0.0);
           fx += dx * fpair;
           fy += dy * fpair;
           fz += dz * fpair;
@@ -102,15 +115,19 @@ void LjForce::add_pair_forces(Atoms& atoms, const NeighborList& list) {
 }
 
 void LjForce::add_forces(Atoms& atoms, const NeighborList& list) {
-  if (coulomb_) {
-    list.half() ? add_pair_forces<true, false, true>(atoms, list)
-                : add_pair_forces<false, false, true>(atoms, list);
-  } else if (list.half()) {
-    one_type_ ? add_pair_forces<true, true, false>(atoms, list)
-              : add_pair_forces<true, false, false>(atoms, list);
+  const bool half = list.half();
+  if (coulomb_ == 2) {
+    half ? add_pair_forces<true, false, 2>(atoms, list)
+         : add_pair_forces<false, false, 2>(atoms, list);
+  } else if (coulomb_ == 1) {
+    half ? add_pair_forces<true, false, 1>(atoms, list)
+         : add_pair_forces<false, false, 1>(atoms, list);
+  } else if (half) {
+    one_type_ ? add_pair_forces<true, true, 0>(atoms, list)
+              : add_pair_forces<true, false, 0>(atoms, list);
   } else {
-    one_type_ ? add_pair_forces<false, true, false>(atoms, list)
-              : add_pair_forces<false, false, false>(atoms, list);
+    one_type_ ? add_pair_forces<false, true, 0>(atoms, list)
+              : add_pair_forces<false, false, 0>(atoms, list);
   }
 }
 
@@ -118,7 +135,7 @@ EnergyVirial LjForce::energy_virial(const Atoms& atoms, const NeighborList& list
   const auto x = atoms.x;
   const auto type = atoms.type;
   const auto q = atoms.q;
-  const bool coulomb = coulomb_;
+  const int coulomb = coulomb_;
   const kmd::CoulCut coul = coul_;
   const auto neighbors = list.neighbors;
   const auto counts = list.counts;
@@ -127,12 +144,12 @@ EnergyVirial LjForce::energy_virial(const Atoms& atoms, const NeighborList& list
   const Sums<2> sums = sums_.sum<2>(
       "md::lj_energy_virial", atoms.nlocal, KOKKOS_LAMBDA(int i, double* sum) {
         double e = 0.0, w = 0.0;
-        const double qqrd2e_qi = coulomb ? coul.qqrd2e * q(i) : 0.0;
+        const double qqrd2e_qi = coulomb != 0 ? coul.qqrd2e * q(i) : 0.0;
         for (int k = 0; k < counts(i); ++k) {
           const int j = neighbors(i, k);
           const double dx = x(i, 0) - x(j, 0), dy = x(i, 1) - x(j, 1), dz = x(i, 2) - x(j, 2);
           const PairTerms t = pair_terms(dx * dx + dy * dy + dz * dz, coeff(type(i), type(j)),
-                                         coulomb, coul, qqrd2e_qi, coulomb ? q(j) : 0.0);
+                                         coulomb, coul, qqrd2e_qi, coulomb != 0 ? q(j) : 0.0);
           e += t.energy;
           w += t.virial;
         }
@@ -151,7 +168,7 @@ void LjForce::add_per_atom_energy(const Atoms& atoms, const NeighborList& list,
   const auto counts = list.counts;
   const auto coeff = coeff_;
   const auto q = atoms.q;
-  const bool coulomb = coulomb_;
+  const int coulomb = coulomb_;
   const kmd::CoulCut coul = coul_;
   const bool half = list.half();
   const Vec3Scatter scatter = energy_scatter_.onto(out);
@@ -159,12 +176,12 @@ void LjForce::add_per_atom_energy(const Atoms& atoms, const NeighborList& list,
       "md::lj_energy_per_atom", Policy(0, atoms.nlocal), KOKKOS_LAMBDA(int i) {
         auto access = scatter.access();
         double e = 0.0;
-        const double qqrd2e_qi = coulomb ? coul.qqrd2e * q(i) : 0.0;
+        const double qqrd2e_qi = coulomb != 0 ? coul.qqrd2e * q(i) : 0.0;
         for (int k = 0; k < counts(i); ++k) {
           const int j = neighbors(i, k);
           const double dx = x(i, 0) - x(j, 0), dy = x(i, 1) - x(j, 1), dz = x(i, 2) - x(j, 2);
           const PairTerms t = pair_terms(dx * dx + dy * dy + dz * dz, coeff(type(i), type(j)),
-                                         coulomb, coul, qqrd2e_qi, coulomb ? q(j) : 0.0);
+                                         coulomb, coul, qqrd2e_qi, coulomb != 0 ? q(j) : 0.0);
           const double half_pair = 0.5 * t.energy;
           e += half_pair;
           if (half) access(j, 0) += half_pair;

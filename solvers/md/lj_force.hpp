@@ -49,7 +49,11 @@ class LjForce : public ForceTerm {
   kernels::md::TailTerms tail_terms(const std::vector<double>& type_counts) const override;
 
   // Public for the CUDA extended-lambda rule; not part of the interface.
-  template <bool Half, bool OneType, bool Coul>
+  // The Ewald splitting parameter of lj/cut/coul/long (from EwaldSum::setup).
+  void set_g_ewald(double g) { coul_.g_ewald = g; }
+
+  // Coul: 0 none, 1 cut, 2 long.
+  template <bool Half, bool OneType, int Coul>
   void add_pair_forces(Atoms& atoms, const NeighborList& list);
 
  private:
@@ -57,7 +61,7 @@ class LjForce : public ForceTerm {
   CoeffTable coeff_;          // by type pair (types are 1-based: index 0 unused)
   kernels::md::LjCoeff one_;  // the coefficients when there is one atom type
   bool one_type_;
-  bool coulomb_;
+  int coulomb_;  // 0 none, 1 cut, 2 long
   kernels::md::CoulCut coul_;
   ScatterOnto force_scatter_, energy_scatter_;
   OrderedSum sums_;  // energy and virial, summed in a thread-count independent order

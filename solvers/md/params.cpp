@@ -96,13 +96,14 @@ void read_data_file_box(io::CaseFile& file, Params& p) {
   }
 }
 
-// lj/cut/coul/cut: the cut Coulomb (its own cutoff, default the LJ one, and
-// a dielectric constant), for atoms with charges.
+// lj/cut/coul/cut and /long: the Coulomb part (its own cutoff, default the LJ
+// one, and a dielectric constant), for atoms with charges.
 void read_coulomb(io::CaseFile& file, Params& p, const std::string& style, double lj_cutoff) {
   if (!p.coulomb) {
     for (const char* key : {"coulomb_cutoff", "dielectric"}) {
       if (file.has("pair", key))
-        file.fail("pair", key, "[pair] " + std::string(key) + " belongs to style lj/cut/coul/cut");
+        file.fail("pair", key,
+                  "[pair] " + std::string(key) + " belongs to style lj/cut/coul/cut or /long");
     }
     return;
   }
@@ -115,10 +116,41 @@ void read_coulomb(io::CaseFile& file, Params& p, const std::string& style, doubl
   p.dielectric = file.get<double>("pair", "dielectric", 1.0, io::Bounds::positive());
 }
 
+// [kspace] style = "ewald" (LAMMPS kspace_style ewald): the relative force
+// `accuracy`, or `g_ewald` and `kmax` (kspace_modify gewald, kmax/ewald).
+// lj/cut/coul/long needs it, and it needs lj/cut/coul/long.
+void read_kspace(io::CaseFile& file, Params& p) {
+  const std::string style = file.choice("kspace", "style", {"none", "ewald"}, std::string("none"));
+  p.ewald = style == "ewald";
+  if (p.ewald && !p.coulomb_long) {
+    file.fail("kspace", "style",
+              "[kspace] style = \"ewald\" needs [pair] style = \"lj/cut/coul/long\"");
+  }
+  if (p.coulomb_long && !p.ewald) {
+    file.fail("pair", "style",
+              "[pair] style = \"lj/cut/coul/long\" needs [kspace] style = \"ewald\"");
+  }
+  if (!p.ewald) return;
+  const auto g = file.find<double>("kspace", "g_ewald", io::Bounds::positive());
+  const auto kmax = file.find<int>("kspace", "kmax", io::Bounds::closed(1, 200));
+  if (g.has_value() != kmax.has_value()) {
+    file.fail("kspace", g ? "g_ewald" : "kmax", "[kspace] g_ewald and kmax go together");
+  }
+  if (g) {
+    p.kspace_g_ewald = *g;
+    p.kspace_kmax = *kmax;
+    if (file.has("kspace", "accuracy"))
+      file.fail("kspace", "accuracy", "[kspace] accuracy or g_ewald and kmax, not both");
+  } else {
+    p.kspace_accuracy = file.require<double>("kspace", "accuracy", io::Bounds::closed(1e-12, 0.1));
+  }
+}
+
 void read_pair(io::CaseFile& file, Params& p) {
-  const std::string style =
-      file.choice("pair", "style", {"lj", "lj/cut/coul/cut"}, std::string("lj"));
-  p.coulomb = style == "lj/cut/coul/cut";
+  const std::string style = file.choice(
+      "pair", "style", {"lj", "lj/cut/coul/cut", "lj/cut/coul/long"}, std::string("lj"));
+  p.coulomb = style != "lj";
+  p.coulomb_long = style == "lj/cut/coul/long";
   // Reduced defaults (cutoff 2.5, epsilon = sigma = 1) in lj units only;
   // in the others epsilon and sigma are needed for types without coeff_i_i.
   const bool reduced = p.unit_style == kmd::UnitStyle::lj;
@@ -295,6 +327,7 @@ Params read_params(io::CaseFile& file) {
   }
   read_masses_into(file, p);
   read_pair(file, p);
+  read_kspace(file, p);
   read_neighbor(file, p);
   p.dt = file.get<double>("time", "dt", p.units.dt, io::Bounds::positive());
   // The run stops at whichever of steps and end_time comes first.

@@ -58,8 +58,15 @@ struct Params {
   std::vector<kernels::md::LjParams> pair;  // atom_types^2, (i - 1) * atom_types + (j - 1)
   bool shift = false;
   bool tail = false;
-  // lj/cut/coul/cut: Coulomb between charges within coulomb_cutoff.
+  // lj/cut/coul/cut and lj/cut/coul/long: Coulomb between charges within
+  // coulomb_cutoff (long: screened by erfc(g r), the rest in [kspace]).
   bool coulomb = false;
+  bool coulomb_long = false;
+  // [kspace] style = "ewald": g and kmax from the accuracy, or both given.
+  bool ewald = false;
+  double kspace_accuracy = 0.0;
+  double kspace_g_ewald = 0.0;
+  int kspace_kmax = 0;
   double coulomb_cutoff = 0.0;
   double dielectric = 1.0;
   // Neighbour lists.

@@ -19,7 +19,7 @@ MdSolver::MdSolver(const Params& params, const Decomposition& decomposition,
       comm_(decomposition, local_, params.neighbor_cutoff(), context.comm),
       list_(params.neighbor_cutoff(), params.list == ListKind::half),
       schedule_(params, decomposition.comm()),
-      forces_(params),
+      forces_(params, decomposition.comm()),
       thermostat_(params.thermostat, decomposition.comm()),
       rdf_(params.compute),
       thermo_log_(params.thermo_every, params.steps, decomposition.rank()) {
@@ -124,8 +124,11 @@ std::vector<Diagnostic> MdSolver::diagnostics(double /*time*/) {
 }
 
 std::vector<std::string> MdSolver::summary_lines() {
-  return rdf_.summary_lines(decomposition_.comm(), static_cast<double>(atoms_.total),
-                            local_.volume());
+  std::vector<std::string> lines =
+      rdf_.summary_lines(decomposition_.comm(), static_cast<double>(atoms_.total), local_.volume());
+  const std::string kspace = forces_.kspace_summary();
+  if (!kspace.empty()) lines.insert(lines.begin(), kspace);
+  return lines;
 }
 
 std::vector<std::pair<std::string, double>> MdSolver::checkpoint_scalars() const {

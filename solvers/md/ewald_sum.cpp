@@ -1,0 +1,142 @@
+#include "solvers/md/ewald_sum.hpp"
+
+#include "core/error.hpp"
+#include "kernels/md/ewald.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+namespace cb::md {
+namespace {
+
+using Policy = Kokkos::RangePolicy<ExecSpace>;
+namespace kmd = kernels::md;
+
+}  // namespace
+
+EwaldSum::EwaldSum(const Params& params, MPI_Comm comm)
+    : params_(params), comm_(comm), qqrd2e_(params.units.qqr2e / params.dielectric) {}
+
+double EwaldSum::setup(const Atoms& atoms, std::int64_t natoms) {
+  const auto q = atoms.q;
+  const double local = sums_
+                           .sum<1>(
+                               "md::ewald_q2", atoms.nlocal,
+                               KOKKOS_LAMBDA(int i, double* s) { s[0] += q(i) * q(i); })
+                           .value[0];
+  MPI_Allreduce(&local, &q2sum_, 1, MPI_DOUBLE, MPI_SUM, comm_);
+  if (!(q2sum_ > 0.0)) throw InputError("md: kspace ewald: every charge is zero");
+  double prd[3];
+  for (int d = 0; d < 3; ++d) prd[d] = params_.box.hi[d] - params_.box.lo[d];
+  parameters_ =
+      params_.kspace_g_ewald > 0.0
+          ? kmd::EwaldParameters{params_.kspace_g_ewald,
+                                 {params_.kspace_kmax, params_.kspace_kmax, params_.kspace_kmax},
+                                 0.0}
+          : kmd::ewald_parameters(params_.kspace_accuracy, params_.units.qqr2e, double(natoms),
+                                  params_.coulomb_cutoff, prd, q2sum_ * qqrd2e_);
+  if (parameters_.gsqmx == 0.0) {  // explicit kmax: as LAMMPS kspace_modify kmax/ewald
+    for (int d = 0; d < 3; ++d) {
+      const double unitk = 2.0 * cb::math::pi / prd[d];
+      parameters_.gsqmx =
+          std::max(parameters_.gsqmx, unitk * unitk * parameters_.kmax[d] * parameters_.kmax[d]);
+    }
+    parameters_.gsqmx *= 1.00001;
+  }
+  // Half of k-space: kx > 0, or kx = 0 and ky > 0, or kx = ky = 0 and kz > 0.
+  const double volume = prd[0] * prd[1] * prd[2];
+  const int* kmax = parameters_.kmax;
+  std::vector<double> vectors;
+  for (int kx = 0; kx <= kmax[0]; ++kx) {
+    for (int ky = kx == 0 ? 0 : -kmax[1]; ky <= kmax[1]; ++ky) {
+      for (int kz = kx == 0 && ky == 0 ? 1 : -kmax[2]; kz <= kmax[2]; ++kz) {
+        const double k[3] = {2.0 * cb::math::pi / prd[0] * kx, 2.0 * cb::math::pi / prd[1] * ky,
+                             2.0 * cb::math::pi / prd[2] * kz};
+        const double k2 = k[0] * k[0] + k[1] * k[1] + k[2] * k[2];
+        if (k2 > parameters_.gsqmx) continue;
+        vectors.insert(vectors.end(), {k[0], k[1], k[2],
+                                       kmd::ewald_kspace_weight(k2, parameters_.g_ewald, volume)});
+      }
+    }
+  }
+  nk_ = static_cast<int>(vectors.size() / 4);
+  kvec_ = decltype(kvec_)("md::ewald_kvec", nk_);
+  sfac_ = decltype(sfac_)("md::ewald_sfac", nk_);
+  host_sfac_ = decltype(host_sfac_)("md::ewald_sfac_host", nk_);
+  Kokkos::deep_copy(kvec_,
+                    Kokkos::View<const double* [4], Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(
+                        vectors.data(), nk_));
+  return parameters_.g_ewald;
+}
+
+// S(k) of the owned atoms, one k vector per thread, then summed over ranks.
+void EwaldSum::structure_factors(const Atoms& atoms) {
+  const auto x = atoms.x;
+  const auto q = atoms.q;
+  const auto kvec = kvec_;
+  const auto sfac = sfac_;
+  const int n = atoms.nlocal;
+  Kokkos::parallel_for(
+      "md::ewald_structure_factors", Policy(0, nk_), KOKKOS_LAMBDA(int k) {
+        double re = 0.0, im = 0.0;
+        for (int i = 0; i < n; ++i) {
+          const double phase = kvec(k, 0) * x(i, 0) + kvec(k, 1) * x(i, 1) + kvec(k, 2) * x(i, 2);
+          re += q(i) * cb::math::cos(phase);
+          im += q(i) * cb::math::sin(phase);
+        }
+        sfac(k, 0) = re;
+        sfac(k, 1) = im;
+      });
+  Kokkos::deep_copy(host_sfac_, sfac_);
+  MPI_Allreduce(MPI_IN_PLACE, host_sfac_.data(), 2 * nk_, MPI_DOUBLE, MPI_SUM, comm_);
+  Kokkos::deep_copy(sfac_, host_sfac_);
+}
+
+void EwaldSum::add_forces(Atoms& atoms, const NeighborList& /*list*/) {
+  structure_factors(atoms);
+  const auto x = atoms.x;
+  const auto q = atoms.q;
+  const auto f = atoms.f;
+  const auto kvec = kvec_;
+  const auto sfac = sfac_;
+  const int nk = nk_;
+  const double qqrd2e = qqrd2e_;
+  Kokkos::parallel_for(
+      "md::ewald_forces", Policy(0, atoms.nlocal), KOKKOS_LAMBDA(int i) {
+        double ek[3] = {0.0, 0.0, 0.0};
+        for (int k = 0; k < nk; ++k) {
+          const double phase = kvec(k, 0) * x(i, 0) + kvec(k, 1) * x(i, 1) + kvec(k, 2) * x(i, 2);
+          const double partial =
+              cb::math::sin(phase) * sfac(k, 0) - cb::math::cos(phase) * sfac(k, 1);
+          for (int d = 0; d < 3; ++d) ek[d] += partial * 4.0 * kvec(k, 3) * kvec(k, d);
+        }
+        for (int d = 0; d < 3; ++d) f(i, d) += qqrd2e * q(i) * ek[d];
+      });
+}
+
+// The whole Fourier energy and virial on rank 0 (every rank holds all of
+// S(k)), the self energy shared by the ranks' own atoms.
+EnergyVirial EwaldSum::energy_virial(const Atoms& atoms, const NeighborList& /*list*/) {
+  structure_factors(atoms);
+  auto kvec = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), kvec_);
+  const double g = parameters_.g_ewald;
+  int rank = 0;
+  MPI_Comm_rank(comm_, &rank);
+  EnergyVirial ev;
+  if (rank == 0) {
+    for (int k = 0; k < nk_; ++k) {
+      const double k2 = kvec(k, 0) * kvec(k, 0) + kvec(k, 1) * kvec(k, 1) + kvec(k, 2) * kvec(k, 2);
+      const double uk = 2.0 * kvec(k, 3) *
+                        (host_sfac_(k, 0) * host_sfac_(k, 0) + host_sfac_(k, 1) * host_sfac_(k, 1));
+      ev.energy += uk;
+      ev.virial += uk * (1.0 - k2 / (2.0 * g * g));
+    }
+    ev.energy += kmd::ewald_self_per_q2(g) * q2sum_;
+    ev.energy *= qqrd2e_;
+    ev.virial *= qqrd2e_;
+  }
+  return ev;
+}
+
+}  // namespace cb::md

@@ -23,6 +23,13 @@ struct CoulCut {
   double g_ewald = 0.0;
 };
 
+// The LJ part of a pair's force times r (LAMMPS's forcelj), zero beyond rc_LJ.
+KOKKOS_INLINE_FUNCTION double lj_forcelj(double rsq, double r2inv, const LjCoeff& c) {
+  if (rsq >= c.cutsq) return 0.0;
+  const double r6inv = r2inv * r2inv * r2inv;
+  return r6inv * (c.lj1 * r6inv - c.lj2);
+}
+
 // erfc(g r) and exp(-(g r)^2) by Abramowitz & Stegun 7.1.26.
 struct ScreenedCoulomb {
   double erfc = 0.0, expm2 = 0.0;
@@ -53,12 +60,7 @@ KOKKOS_INLINE_FUNCTION double lj_coul_long_fpair(double rsq, const LjCoeff& c, c
     const double prefactor = qqrd2e_qi * qj / r;
     forcecoul = prefactor * (s.erfc + ewald_f * grij * s.expm2);
   }
-  double forcelj = 0.0;
-  if (rsq < c.cutsq) {
-    const double r6inv = r2inv * r2inv * r2inv;
-    forcelj = r6inv * (c.lj1 * r6inv - c.lj2);
-  }
-  return (forcecoul + forcelj) * r2inv;
+  return (forcecoul + lj_forcelj(rsq, r2inv, c)) * r2inv;
 }
 
 // The real-space Coulomb energy of a coul/long pair (zero beyond rc_coul).
@@ -75,12 +77,7 @@ KOKKOS_INLINE_FUNCTION double lj_coul_cut_fpair(double rsq, const LjCoeff& c, co
                                                 double qqrd2e_qi, double qj) {
   const double r2inv = 1.0 / rsq;
   const double forcecoul = rsq < coul.cutsq ? qqrd2e_qi * qj * cb::math::sqrt(r2inv) : 0.0;
-  double forcelj = 0.0;
-  if (rsq < c.cutsq) {
-    const double r6inv = r2inv * r2inv * r2inv;
-    forcelj = r6inv * (c.lj1 * r6inv - c.lj2);
-  }
-  return (forcecoul + forcelj) * r2inv;
+  return (forcecoul + lj_forcelj(rsq, r2inv, c)) * r2inv;
 }
 
 // The Coulomb energy of the pair (zero beyond rc_coul).

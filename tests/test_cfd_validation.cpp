@@ -11,6 +11,7 @@
 #include "cfd_cases.hpp"
 #include "cli_runner.hpp"
 #include "h5_read.hpp"
+#include "precision.hpp"
 #include "validation/cfd/exact_riemann.hpp"
 
 #include <catch2/catch_test_macros.hpp>
@@ -376,10 +377,12 @@ TEST_CASE("Taylor-Green vortex at 32^3 follows the DNS kinetic energy early on",
     INFO("t = " << time << ": Ek " << ours << ", DNS " << reference);
     CHECK(std::abs(ours - reference) <= 0.02 * reference);
   }
-  for (size_t i = 1; i < ek.size(); ++i) CHECK(ek[i] < ek[i - 1]);
+  // Ek falls between samples by more than the round-off of its sum (with
+  // float fields early steps change it by less: 1.5e-8 relative was seen).
+  for (size_t i = 1; i < ek.size(); ++i) CHECK(ek[i] < ek[i - 1] * (1.0 + round_off(1e-15)));
   const auto& mass = d.at("mass");
   const auto& energy = d.at("energy");
-  CHECK(std::abs(mass.back() - mass.front()) <= 1e-13 * mass.front());
-  CHECK(std::abs(energy.back() - energy.front()) <= 1e-13 * energy.front());
+  CHECK(std::abs(mass.back() - mass.front()) <= round_off(1e-13) * mass.front());
+  CHECK(std::abs(energy.back() - energy.front()) <= round_off(1e-13) * energy.front());
   fs::remove_all(dir);
 }

@@ -9,6 +9,7 @@
 #include "cfd_cases.hpp"
 #include "cli_runner.hpp"
 #include "h5_read.hpp"
+#include "precision.hpp"
 
 #include <catch2/catch_test_macros.hpp>
 
@@ -131,7 +132,10 @@ TEST_CASE("isentropic vortex with finite-difference WENO5 converges at fifth ord
   // that RK3's third-order error falls like dx^5. Measured: L2(rho) 1.35e-2,
   // 1.24e-3, 2.86e-5 at 32, 64, 128 cells, orders 3.44 and 5.44 (the WENO
   // weights reach their linear values as the grid resolves the vortex).
-  // 64 -> 128 here (70 s of CPU).
+  // 64 -> 128 here (70 s of CPU). With float fields the error at 128 cells
+  // (9.8e-5, against 2.9e-5 with double) is float round-off accumulated over
+  // the run, not the scheme's: the order shows only with double fields.
+  if (!cb::test::double_fields) SKIP("fifth order is below float round-off at 128 cells");
   const std::string dir = make_temp_dir("cb_cfd_vortex_fd_");
   const Convergence c = vortex_convergence(dir, "weno5_fd", 64, 5.0, [](int cells) {
     const double cfl = 0.4 * std::pow(32.0 / cells, 2.0 / 3.0);

@@ -47,7 +47,8 @@ double EwaldSum::setup(const Atoms& atoms, std::int64_t natoms) {
   // Half of k-space: kx > 0, or kx = 0 and ky > 0, or kx = ky = 0 and kz > 0.
   const double volume = prd[0] * prd[1] * prd[2];
   const int* kmax = parameters_.kmax;
-  std::vector<double> vectors;
+  std::vector<double>& vectors = host_kvec_;
+  vectors.clear();
   for (int kx = 0; kx <= kmax[0]; ++kx) {
     for (int ky = kx == 0 ? 0 : -kmax[1]; ky <= kmax[1]; ++ky) {
       for (int kz = kx == 0 && ky == 0 ? 1 : -kmax[2]; kz <= kmax[2]; ++kz) {
@@ -119,16 +120,17 @@ void EwaldSum::add_forces(Atoms& atoms, const NeighborList& /*list*/) {
 // S(k)), the self energy shared by the ranks' own atoms.
 EnergyVirial EwaldSum::energy_virial(const Atoms& atoms, const NeighborList& /*list*/) {
   structure_factors(atoms);
-  auto kvec = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), kvec_);
+  const double* kvec = host_kvec_.data();
   const double g = parameters_.g_ewald;
   int rank = 0;
   MPI_Comm_rank(comm_, &rank);
   EnergyVirial ev;
   if (rank == 0) {
     for (int k = 0; k < nk_; ++k) {
-      const double k2 = kvec(k, 0) * kvec(k, 0) + kvec(k, 1) * kvec(k, 1) + kvec(k, 2) * kvec(k, 2);
-      const double uk = 2.0 * kvec(k, 3) *
-                        (host_sfac_(k, 0) * host_sfac_(k, 0) + host_sfac_(k, 1) * host_sfac_(k, 1));
+      const double* kv = kvec + 4 * k;
+      const double k2 = kv[0] * kv[0] + kv[1] * kv[1] + kv[2] * kv[2];
+      const double uk =
+          2.0 * kv[3] * (host_sfac_(k, 0) * host_sfac_(k, 0) + host_sfac_(k, 1) * host_sfac_(k, 1));
       ev.energy += uk;
       ev.virial += uk * (1.0 - k2 / (2.0 * g * g));
     }

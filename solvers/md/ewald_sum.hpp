@@ -18,6 +18,8 @@
 
 #include <mpi.h>
 
+#include <vector>
+
 namespace cb::md {
 
 class EwaldSum : public ForceTerm {
@@ -49,6 +51,7 @@ class EwaldSum : public ForceTerm {
   Kokkos::View<double* [4], Kokkos::LayoutRight, MemSpace> kvec_;  // kx, ky, kz, w(k)
   Kokkos::View<double* [2], Kokkos::LayoutRight, MemSpace> sfac_;  // Re S, Im S (all ranks)
   Kokkos::View<double* [2], Kokkos::LayoutRight, Kokkos::HostSpace> host_sfac_;
+  std::vector<double> host_kvec_;  // kvec_ on the host, for the energy and virial
 };
 
 }  // namespace cb::md

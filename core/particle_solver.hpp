@@ -24,6 +24,34 @@ struct ParticleBox {
 // full (id molecule type q x y z).
 enum class AtomStyle : int { atomic, charge, full };
 
+// Molecular topology, as LAMMPS's Bonds, Angles, Dihedrals and Impropers
+// sections: each term a type (1-based) and the global ids of its atoms in the
+// order the style defines (angle: end, centre, end; dihedral: along the chain;
+// improper: as the style reads them).
+enum class TermKind : int { bond = 0, angle = 1, dihedral = 2, improper = 3 };
+constexpr int term_kinds = 4;
+constexpr int atoms_per_term(TermKind kind) {
+  return kind == TermKind::bond ? 2 : kind == TermKind::angle ? 3 : 4;
+}
+
+struct TermList {
+  std::vector<int> type;
+  std::vector<std::int64_t> atoms;  // atoms_per_term(kind) ids per term
+  std::size_t size() const { return type.size(); }
+};
+
+struct Topology {
+  int types[term_kinds] = {0, 0, 0, 0};  // bond, angle, dihedral, improper types
+  TermList terms[term_kinds];
+  TermList& of(TermKind kind) { return terms[static_cast<int>(kind)]; }
+  const TermList& of(TermKind kind) const { return terms[static_cast<int>(kind)]; }
+  bool empty() const {
+    for (const TermList& list : terms)
+      if (list.size() != 0) return false;
+    return true;
+  }
+};
+
 struct HostParticles {
   AtomStyle style = AtomStyle::atomic;
   std::vector<std::int64_t> id;
@@ -40,6 +68,11 @@ struct HostParticles {
   // molecule id (0 for none, and always 0 with the charge style).
   std::vector<double> q;
   std::vector<std::int64_t> molecule;
+  // atom_style full: bonded terms. From a solver, the terms whose first atom
+  // this rank owns (so every term appears once over the ranks); to a solver
+  // (load_particles), any share of the terms on any rank. The types count is
+  // the same on every rank.
+  Topology topology;
   std::size_t size() const { return id.size(); }
 };
 

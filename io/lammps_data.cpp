@@ -1,443 +1,135 @@
-// LAMMPS data files (atom_style atomic): the reader follows the layout
-// LAMMPS's read_data documents (a title line, a header of "value keyword"
-// lines, then sections introduced by a keyword line, each of a fixed number of
-// entries); the writer produces what write_data writes.
+// Writing LAMMPS data files in the layout of LAMMPS write_data (the reader is
+// io/lammps_data_reader.cpp).
 #include "io/lammps_data.hpp"
 
 #include "core/error.hpp"
 #include "io/detail/h5_fields.hpp"
 #include "io/detail/particle_arrays.hpp"
 
-#include <algorithm>
 #include <cerrno>
-#include <cmath>
+#include <cstdarg>
 #include <cstdio>
-#include <cstdlib>
 #include <cstring>
-#include <fstream>
-#include <limits>
-#include <map>
-#include <tuple>
-#include <unordered_map>
+#include <stdexcept>
 
 namespace cb::io {
 namespace {
 
-struct Line {
-  long number = 0;
-  std::vector<std::string> words;  // without the comment
-  std::string comment;             // text after '#', trimmed
+struct KindText {
+  const char* plural;
+  const char* types;
+  const char* section;
+  const char* coeffs;
 };
+constexpr KindText kind_text[term_kinds] = {
+    {"bonds", "bond types", "Bonds", "Bond Coeffs"},
+    {"angles", "angle types", "Angles", "Angle Coeffs"},
+    {"dihedrals", "dihedral types", "Dihedrals", "Dihedral Coeffs"},
+    {"impropers", "improper types", "Impropers", "Improper Coeffs"}};
 
-std::string trim(const std::string& text) {
-  const std::size_t first = text.find_first_not_of(" \t\r\n");
-  if (first == std::string::npos) return "";
-  return text.substr(first, text.find_last_not_of(" \t\r\n") - first + 1);
-}
-
-std::vector<std::string> split(const std::string& text) {
-  std::vector<std::string> words;
-  std::size_t at = 0;
-  while (true) {
-    const std::size_t begin = text.find_first_not_of(" \t\r\n", at);
-    if (begin == std::string::npos) return words;
-    const std::size_t end = text.find_first_of(" \t\r\n", begin);
-    words.push_back(text.substr(begin, end - begin));
-    if (end == std::string::npos) return words;
-    at = end;
-  }
-}
-
-std::string join(const std::vector<std::string>& words, std::size_t from) {
-  std::string text;
-  for (std::size_t n = from; n < words.size(); ++n) text += (n > from ? " " : "") + words[n];
-  return text;
-}
-
-bool is_number(const std::string& word) {
-  char* end = nullptr;
-  std::strtod(word.c_str(), &end);
-  return end != word.c_str() && *end == '\0';
-}
-
-// Header keywords that name molecular topology: atom_style atomic has none.
-const char* const topology_keywords[] = {"bonds",
-                                         "angles",
-                                         "dihedrals",
-                                         "impropers",
-                                         "bond types",
-                                         "angle types",
-                                         "dihedral types",
-                                         "improper types",
-                                         "extra bond per atom",
-                                         "extra angle per atom",
-                                         "extra dihedral per atom",
-                                         "extra improper per atom",
-                                         "extra special per atom",
-                                         "ellipsoids",
-                                         "lines",
-                                         "triangles",
-                                         "bodies"};
-
-// The columns of an Atoms line before the image flags.
-std::string atom_layout(AtomStyle style) {
-  return style == AtomStyle::atomic   ? "id type x y z"
-         : style == AtomStyle::charge ? "id type q x y z"
-                                      : "id molecule type q x y z";
-}
-
-class DataFileParser {
- public:
-  DataFileParser(const std::string& path, const Bool3& periodic, AtomStyle style)
-      : path_(path), in_(path) {
-    data_.box.periodic = periodic;
-    data_.atoms.style = style;
-    if (!in_)
-      throw InputError(path + ": cannot open the LAMMPS data file: " + std::strerror(errno));
-  }
-
-  LammpsData parse() {
-    std::string title;
-    std::getline(in_, title);
-    data_.title = trim(title);
-    line_number_ = 1;
-    Line line;
-    bool more = read_header(line);
-    check_header();
-    while (more) {
-      read_section(line);
-      more = next_line(line);
-    }
-    finish();
-    return std::move(data_);
-  }
-
- private:
-  [[noreturn]] void fail(long line, const std::string& message) const {
-    throw InputError(path_ + ":" + std::to_string(line) + ": " + message);
-  }
-
-  // The next line with words (blank and comment-only lines skipped); false at the end.
-  bool next_line(Line& line) {
-    std::string text;
-    while (std::getline(in_, text)) {
-      ++line_number_;
-      const std::size_t hash = text.find('#');
-      line.number = line_number_;
-      line.words = split(hash == std::string::npos ? text : text.substr(0, hash));
-      line.comment = hash == std::string::npos ? "" : trim(text.substr(hash + 1));
-      if (!line.words.empty()) return true;
-    }
-    return false;
-  }
-
-  double number(const Line& line, std::size_t at, const char* what) const {
-    const std::string& word = line.words[at];
-    char* end = nullptr;
-    const double value = std::strtod(word.c_str(), &end);
-    if (end == word.c_str() || *end != '\0' || !std::isfinite(value))
-      fail(line.number, std::string("expected a number for ") + what + ", got '" + word + "'");
-    return value;
-  }
-
-  long long integer(const Line& line, std::size_t at, const char* what) const {
-    const std::string& word = line.words[at];
-    char* end = nullptr;
-    errno = 0;
-    const long long value = std::strtoll(word.c_str(), &end, 10);
-    if (end == word.c_str() || *end != '\0' || errno == ERANGE)
-      fail(line.number, std::string("expected an integer for ") + what + ", got '" + word + "'");
-    return value;
-  }
-
-  // Header lines until the first section keyword (left in `line`); false at the end.
-  bool read_header(Line& line) {
-    while (next_line(line)) {
-      if (!is_number(line.words[0])) return true;
-      const std::vector<std::string>& w = line.words;
-      const std::string last_two = w.size() >= 2 ? w[w.size() - 2] + " " + w.back() : "";
-      if (w.size() == 4 &&
-          (last_two == "xlo xhi" || last_two == "ylo yhi" || last_two == "zlo zhi")) {
-        const int axis = last_two[0] - 'x';
-        data_.box.lo[axis] = number(line, 0, "the box bound");
-        data_.box.hi[axis] = number(line, 1, "the box bound");
-        if (!(data_.box.hi[axis] > data_.box.lo[axis]))
-          fail(line.number, last_two + ": the upper bound must exceed the lower one");
-        bounds_seen_[axis] = true;
-      } else if (w.size() == 6 && join(w, 3) == "xy xz yz") {
-        fail(line.number, "a triclinic (tilted) box is not supported; only orthogonal boxes");
-      } else if (join(w, 1) == "atoms") {
-        atom_count_ = integer(line, 0, "atoms");
-        if (atom_count_ < 1) fail(line.number, "the atom count must be at least 1");
-      } else if (join(w, 1) == "atom types") {
-        const long long types = integer(line, 0, "atom types");
-        if (types < 1 || types > 1000000) fail(line.number, "atom types must be at least 1");
-        data_.atom_types = static_cast<int>(types);
-      } else {
-        check_topology_line(line);
-      }
-    }
-    return false;
-  }
-
-  void check_topology_line(const Line& line) const {
-    const std::string keyword = join(line.words, 1);
-    for (const char* known : topology_keywords) {
-      if (keyword != known) continue;
-      if (integer(line, 0, known) != 0)
-        fail(line.number, "'" + keyword + "': atom_style atomic has no molecular topology");
-      return;
-    }
-    fail(line.number, "unknown header line '" + join(line.words, 0) + "'");
-  }
-
-  void check_header() const {
-    const char* names[] = {"xlo xhi", "ylo yhi", "zlo zhi"};
-    for (int axis = 0; axis < 3; ++axis)
-      if (!bounds_seen_[axis])
-        fail(line_number_, std::string("header has no '") + names[axis] + "' line");
-    if (data_.atom_types < 1) fail(line_number_, "header has no 'atom types' line");
-  }
-
-  void read_section(const Line& header) {
-    const std::string name = join(header.words, 0);
-    if (!sections_seen_.emplace(name, header.number).second)
-      fail(header.number, "section '" + name + "' appears twice (first at line " +
-                              std::to_string(sections_seen_[name]) + ")");
-    const long long types = data_.atom_types;
-    if (name == "Masses") {
-      read_entries(name, types, [&](const Line& l) { mass_line(l); });
-    } else if (name == "Atoms") {
-      const std::string style = style_name(data_.atoms.style);
-      if (!header.comment.empty() && header.comment != style)
-        fail(header.number, "Atoms section of style '" + header.comment +
-                                "', but [md] atom_style is \"" + style + "\"");
-      read_entries(name, atom_count_, [&](const Line& l) { atom_line(l); });
-    } else if (name == "Velocities") {
-      read_entries(name, atom_count_, [&](const Line& l) { velocity_line(l); });
-    } else if (name == "Pair Coeffs" || name == "PairIJ Coeffs") {
-      const long long count = name == "Pair Coeffs" ? types : types * (types + 1) / 2;
-      read_entries(name, count, [](const Line&) {});  // the case file's [pair] rules
-    } else {
-      fail(header.number, "section '" + name + "' is not supported (atom_style atomic reads " +
-                              "Masses, Atoms, Velocities, Pair Coeffs, PairIJ Coeffs)");
-    }
-  }
-
-  template <class Entry>
-  void read_entries(const std::string& section, long long count, Entry entry) {
-    Line line;
-    for (long long n = 0; n < count; ++n) {
-      if (!next_line(line))
-        fail(line_number_, "the file ends after " + std::to_string(n) + " of " +
-                               std::to_string(count) + " entries of section '" + section + "'");
-      entry(line);
-    }
-  }
-
-  void expect_words(const Line& line, std::size_t count, const char* layout) const {
-    if (line.words.size() != count)
-      fail(line.number, "expected '" + std::string(layout) + "', got " +
-                            std::to_string(line.words.size()) + " values");
-  }
-
-  int atom_type(const Line& line, std::size_t at) const {
-    const long long type = integer(line, at, "the atom type");
-    if (type < 1 || type > data_.atom_types)
-      fail(line.number, "atom type " + std::to_string(type) + " is outside 1.." +
-                            std::to_string(data_.atom_types) + " (header 'atom types')");
-    return static_cast<int>(type);
-  }
-
-  void mass_line(const Line& line) {
-    expect_words(line, 2, "type mass");
-    const int type = atom_type(line, 0);
-    const double mass = number(line, 1, "the mass");
-    if (!(mass > 0.0))
-      fail(line.number, "the mass of type " + std::to_string(type) + " must be positive");
-    if (data_.masses.empty()) data_.masses.assign(data_.atom_types, 0.0);
-    if (data_.masses[type - 1] != 0.0)
-      fail(line.number, "the mass of type " + std::to_string(type) + " is given twice");
-    data_.masses[type - 1] = mass;
-  }
-
-  void atom_line(const Line& line) {
-    // Columns before x: id type (atomic), id type q (charge), id molecule type q (full).
-    const AtomStyle style = data_.atoms.style;
-    const std::size_t first_x = style == AtomStyle::atomic ? 2 : style == AtomStyle::charge ? 3 : 4;
-    const std::size_t type_column = style == AtomStyle::full ? 2 : 1;
-    if (line.words.size() != first_x + 3 && line.words.size() != first_x + 6) {
-      const std::string layout = atom_layout(style);
-      fail(line.number, "expected '" + layout + "' or '" + layout + " ix iy iz' (atom_style " +
-                            style_name(style) + "), got " + std::to_string(line.words.size()) +
-                            " values");
-    }
-    const long long id = integer(line, 0, "the atom id");
-    if (id < 1) fail(line.number, "atom id " + std::to_string(id) + " must be positive");
-    const auto [it, fresh] = index_of_id_.emplace(id, data_.atoms.id.size());
-    if (!fresh)
-      fail(line.number, "atom id " + std::to_string(id) + " appears twice (also at line " +
-                            std::to_string(atom_lines_[it->second]) + ")");
-    HostParticles& atoms = data_.atoms;
-    atoms.id.push_back(id);
-    atoms.type.push_back(atom_type(line, type_column));
-    if (style != AtomStyle::atomic) {
-      atoms.q.push_back(number(line, type_column + 1, "the charge"));
-      const long long molecule = style == AtomStyle::full ? integer(line, 1, "the molecule id") : 0;
-      if (molecule < 0)
-        fail(line.number, "molecule id " + std::to_string(molecule) + " must not be negative");
-      atoms.molecule.push_back(molecule);
-    }
-    atom_lines_.push_back(line.number);
-    const bool images = line.words.size() == first_x + 6;
-    for (int axis = 0; axis < 3; ++axis) {
-      double x = number(line, first_x + axis, "a coordinate");
-      long long image = images ? integer(line, first_x + 3 + axis, "an image flag") : 0;
-      wrap_into_box(line, axis, x, image);
-      if (image < std::numeric_limits<int>::min() || image > std::numeric_limits<int>::max())
-        fail(line.number, "atom " + std::to_string(id) + ": image flag " + std::to_string(image) +
-                              " is outside the 32-bit range image flags are kept in");
-      atoms.x.push_back(x);
-      atoms.image.push_back(static_cast<int>(image));
-      atoms.v.push_back(0.0);
-    }
-  }
-
-  // As LAMMPS's Domain::remap: periodic images shift by the box length.
-  void wrap_into_box(const Line& line, int axis, double& x, long long& image) const {
-    const double lo = data_.box.lo[axis], hi = data_.box.hi[axis];
-    if (x >= lo && x < hi) return;
-    if (!data_.box.periodic[axis])
-      fail(line.number,
-           std::string("atom outside the box along the non-periodic ") + "xyz"[axis] + " axis");
-    const double length = hi - lo;
-    const double shift = std::floor((x - lo) / length);
-    x -= shift * length;
-    image += static_cast<long long>(shift);
-    if (x >= hi) {
-      x -= length;
-      ++image;
-    }
-    if (x < lo) x = lo;
-  }
-
-  void velocity_line(const Line& line) {
-    expect_words(line, 4, "id vx vy vz");
-    const long long id = integer(line, 0, "the atom id");
-    Velocity v{id, line.number, {}};
-    for (int axis = 0; axis < 3; ++axis) v.v[axis] = number(line, 1 + axis, "a velocity");
-    velocities_.push_back(v);
-  }
-
-  // Two atoms at one place have an infinite pair force: no run can start.
-  void check_no_overlap() const {
-    const std::vector<double>& x = data_.atoms.x;
-    std::vector<std::size_t> order(data_.atoms.id.size());
-    for (std::size_t a = 0; a < order.size(); ++a) order[a] = a;
-    auto position = [&x](std::size_t a) {
-      return std::make_tuple(x[3 * a], x[3 * a + 1], x[3 * a + 2]);
-    };
-    std::sort(order.begin(), order.end(),
-              [&](std::size_t a, std::size_t b) { return position(a) < position(b); });
-    for (std::size_t k = 1; k < order.size(); ++k) {
-      const std::size_t a = order[k - 1], b = order[k];
-      if (position(a) != position(b)) continue;
-      const std::size_t later = std::max(a, b), earlier = std::min(a, b);
-      fail(atom_lines_[later], "atom " + std::to_string(data_.atoms.id[later]) +
-                                   " sits exactly on atom " +
-                                   std::to_string(data_.atoms.id[earlier]) + " (line " +
-                                   std::to_string(atom_lines_[earlier]) + ")");
-    }
-  }
-
-  void finish() {
-    if (atom_count_ > 0 && sections_seen_.count("Atoms") == 0)
-      fail(line_number_, "the header announces " + std::to_string(atom_count_) +
-                             " atoms but the file has no Atoms section");
-    check_no_overlap();
-    std::vector<long> velocity_line_of(data_.atoms.id.size(), 0);
-    for (const Velocity& v : velocities_) {
-      const auto found = index_of_id_.find(v.id);
-      if (found == index_of_id_.end())
-        fail(v.line,
-             "velocity of atom " + std::to_string(v.id) + ", which the Atoms section lacks");
-      long& seen = velocity_line_of[found->second];
-      if (seen != 0)
-        fail(v.line, "velocity of atom " + std::to_string(v.id) + " given twice (also at line " +
-                         std::to_string(seen) + ")");
-      seen = v.line;
-      for (int axis = 0; axis < 3; ++axis) data_.atoms.v[3 * found->second + axis] = v.v[axis];
-    }
-    data_.has_velocities = !velocities_.empty();
-    if (!data_.masses.empty())
-      for (int type = 1; type <= data_.atom_types; ++type)
-        if (data_.masses[type - 1] == 0.0)
-          fail(sections_seen_["Masses"], "section Masses lacks type " + std::to_string(type));
-  }
-
-  struct Velocity {
-    long long id;
-    long line;
-    double v[3];
-  };
-
-  std::string path_;
-  std::ifstream in_;
-  long line_number_ = 0;
-  LammpsData data_;
-  long long atom_count_ = 0;
-  bool bounds_seen_[3] = {false, false, false};
-  std::map<std::string, long> sections_seen_;
-  std::unordered_map<long long, std::size_t> index_of_id_;
-  std::vector<long> atom_lines_;
-  std::vector<Velocity> velocities_;
-};
-
-// Rank 0: the data file text of `atoms` (sorted by id).
-std::string format_data_file(const ParticleBox& box, const std::vector<double>& masses,
-                             const HostParticles& atoms, const std::string& title) {
-  std::string text = title + "\n\n";
+// Appends printf-formatted text (one line of a data file, under 256 characters).
+void append(std::string& text, const char* format, ...) {
   char line[256];
-  const int types = static_cast<int>(masses.size());
-  std::snprintf(line, sizeof line, "%zu atoms\n%d atom types\n\n", atoms.size(), types);
+  va_list args;
+  va_start(args, format);
+  std::vsnprintf(line, sizeof line, format, args);
+  va_end(args);
   text += line;
+}
+
+bool has_topology(const HostParticles& atoms, const Topology& topology, int k) {
+  return atoms.style == AtomStyle::full && topology.types[k] > 0;
+}
+
+void format_header(std::string& text, const ParticleBox& box, int atom_types,
+                   const HostParticles& atoms, const Topology& topology) {
+  append(text, "%zu atoms\n%d atom types\n", atoms.size(), atom_types);
+  for (int k = 0; k < term_kinds; ++k)
+    if (has_topology(atoms, topology, k))
+      append(text, "%zu %s\n%d %s\n", topology.terms[k].size(), kind_text[k].plural,
+             topology.types[k], kind_text[k].types);
+  text += "\n";
   const char* names[] = {"xlo xhi", "ylo yhi", "zlo zhi"};
-  for (int axis = 0; axis < 3; ++axis) {
-    std::snprintf(line, sizeof line, "%.17g %.17g %s\n", box.lo[axis], box.hi[axis], names[axis]);
-    text += line;
+  for (int axis = 0; axis < 3; ++axis)
+    append(text, "%.17g %.17g %s\n", box.lo[axis], box.hi[axis], names[axis]);
+}
+
+void format_coeffs(std::string& text, const char* section, const CoeffRows& coeffs) {
+  if (coeffs.empty()) return;
+  text += std::string("\n") + section + (coeffs.style.empty() ? "" : " # " + coeffs.style) + "\n\n";
+  for (std::size_t t = 0; t < coeffs.rows.size(); ++t) {
+    append(text, "%zu", t + 1);
+    for (double value : coeffs.rows[t]) append(text, " %.17g", value);
+    text += "\n";
   }
-  text += "\nMasses\n\n";
-  for (int type = 1; type <= types; ++type) {
-    std::snprintf(line, sizeof line, "%d %.17g\n", type, masses[type - 1]);
-    text += line;
-  }
+}
+
+void format_atoms(std::string& text, const HostParticles& atoms) {
   text += std::string("\nAtoms # ") + style_name(atoms.style) + "\n\n";
   for (std::size_t a = 0; a < atoms.size(); ++a) {
     const double* x = &atoms.x[3 * a];
     const int* image = &atoms.image[3 * a];
-    std::snprintf(line, sizeof line, "%lld ", static_cast<long long>(atoms.id[a]));
-    text += line;
-    if (atoms.style == AtomStyle::full) {
-      std::snprintf(line, sizeof line, "%lld ", static_cast<long long>(atoms.molecule[a]));
-      text += line;
-    }
-    std::snprintf(line, sizeof line, "%d ", atoms.type[a]);
-    text += line;
-    if (atoms.style != AtomStyle::atomic) {
-      std::snprintf(line, sizeof line, "%.17g ", atoms.q[a]);
-      text += line;
-    }
-    std::snprintf(line, sizeof line, "%.17g %.17g %.17g %d %d %d\n", x[0], x[1], x[2], image[0],
-                  image[1], image[2]);
-    text += line;
+    append(text, "%lld ", static_cast<long long>(atoms.id[a]));
+    if (atoms.style == AtomStyle::full)
+      append(text, "%lld ", static_cast<long long>(atoms.molecule[a]));
+    append(text, "%d ", atoms.type[a]);
+    if (atoms.style != AtomStyle::atomic) append(text, "%.17g ", atoms.q[a]);
+    append(text, "%.17g %.17g %.17g %d %d %d\n", x[0], x[1], x[2], image[0], image[1], image[2]);
   }
   text += "\nVelocities\n\n";
   for (std::size_t a = 0; a < atoms.size(); ++a) {
     const double* v = &atoms.v[3 * a];
-    std::snprintf(line, sizeof line, "%lld %.17g %.17g %.17g\n",
-                  static_cast<long long>(atoms.id[a]), v[0], v[1], v[2]);
-    text += line;
+    append(text, "%lld %.17g %.17g %.17g\n", static_cast<long long>(atoms.id[a]), v[0], v[1], v[2]);
   }
+}
+
+// Term ids 1..n in the order given.
+void format_terms(std::string& text, TermKind kind, const TermList& terms) {
+  if (terms.size() == 0) return;
+  const std::size_t width = static_cast<std::size_t>(atoms_per_term(kind));
+  text += std::string("\n") + kind_text[static_cast<int>(kind)].section + "\n\n";
+  for (std::size_t t = 0; t < terms.size(); ++t) {
+    append(text, "%zu %d", t + 1, terms.type[t]);
+    for (std::size_t j = 0; j < width; ++j)
+      append(text, " %lld", static_cast<long long>(terms.atoms[t * width + j]));
+    text += "\n";
+  }
+}
+
+// Why `coeffs` do not fit the types, or "".
+std::string coeff_mismatch(const DataCoeffs& coeffs, int atom_types, const Topology& topology,
+                           bool full) {
+  auto check = [](const CoeffRows& rows, const char* section, int types) -> std::string {
+    if (!rows.empty() && rows.rows.size() != std::size_t(types))
+      return std::string(section) + " has " + std::to_string(rows.rows.size()) + " rows for " +
+             std::to_string(types) + " types";
+    for (std::size_t t = 0; t < rows.rows.size(); ++t)
+      if (rows.rows[t].empty())
+        return std::string(section) + ": type " + std::to_string(t + 1) + " has no coefficients";
+    return "";
+  };
+  std::string error = check(coeffs.pair, "Pair Coeffs", atom_types);
+  for (int k = 0; k < term_kinds && error.empty(); ++k)
+    error = check(coeffs.terms[k], kind_text[k].coeffs, full ? topology.types[k] : 0);
+  return error;
+}
+
+// Rank 0: the data file text of `atoms` (sorted by id) and `topology` (sorted).
+std::string format_data_file(const ParticleBox& box, const std::vector<double>& masses,
+                             const HostParticles& atoms, const Topology& topology,
+                             const std::string& title, const DataCoeffs& coeffs) {
+  std::string text = title + "\n\n";
+  const int types = static_cast<int>(masses.size());
+  format_header(text, box, types, atoms, topology);
+  text += "\nMasses\n\n";
+  for (int type = 1; type <= types; ++type) append(text, "%d %.17g\n", type, masses[type - 1]);
+  format_coeffs(text, "Pair Coeffs", coeffs.pair);
+  for (int k = 0; k < term_kinds; ++k)
+    if (has_topology(atoms, topology, k)) format_coeffs(text, kind_text[k].coeffs, coeffs.terms[k]);
+  format_atoms(text, atoms);
+  for (int k = 0; k < term_kinds; ++k)
+    if (has_topology(atoms, topology, k))
+      format_terms(text, static_cast<TermKind>(k), topology.terms[k]);
   return text;
 }
 
@@ -462,18 +154,22 @@ const char* style_name(AtomStyle style) {
   return style == AtomStyle::atomic ? "atomic" : style == AtomStyle::charge ? "charge" : "full";
 }
 
-LammpsData read_lammps_data(const std::string& path, const Bool3& periodic, AtomStyle style) {
-  return DataFileParser(path, periodic, style).parse();
-}
-
 void write_lammps_data(const std::string& path, MPI_Comm comm, const ParticleBox& box,
                        const std::vector<double>& masses, const HostParticles& owned,
-                       const std::string& title) {
+                       const std::string& title, const DataCoeffs& coeffs) {
   int rank = 0;
   MPI_Comm_rank(comm, &rank);
   const AtomTable all = detail::gather_sorted_by_id(comm, {owned, {}, {}});
+  const Topology topology = detail::gather_topology(comm, owned.topology);
+  const bool full = owned.style == AtomStyle::full;
+  std::string mismatch;
+  if (rank == 0) mismatch = coeff_mismatch(coeffs, int(masses.size()), topology, full);
+  mismatch = detail::first_error(comm, mismatch);
+  if (!mismatch.empty()) throw std::invalid_argument("write_lammps_data: " + mismatch);
   std::string error;
-  if (rank == 0) error = write_text_file(path, format_data_file(box, masses, all.atoms, title));
+  if (rank == 0)
+    error =
+        write_text_file(path, format_data_file(box, masses, all.atoms, topology, title, coeffs));
   error = detail::first_error(comm, error);
   if (!error.empty()) throw RunError(path + ": cannot write the LAMMPS data file: " + error);
 }

@@ -10,6 +10,7 @@
 #include <cmath>
 #include <filesystem>
 #include <sstream>
+#include <stdexcept>
 #include <vector>
 
 namespace cb::io {
@@ -19,6 +20,91 @@ using detail::H5Handle;
 using detail::RowSlice;
 
 constexpr const char* particles_group = "particles";
+constexpr const char* topology_group = "topology";
+// Dataset and count-attribute names, by TermKind.
+constexpr const char* term_names[term_kinds] = {"bonds", "angles", "dihedrals", "impropers"};
+constexpr const char* type_names[term_kinds] = {"bond_types", "angle_types", "dihedral_types",
+                                                "improper_types"};
+
+int term_width(int k) {
+  return 1 + atoms_per_term(static_cast<TermKind>(k));
+}
+
+// This rank's terms, sorted, as rows of [type, atom ids...] per kind.
+struct TopologyRows {
+  int types[term_kinds] = {0, 0, 0, 0};  // the largest over the ranks
+  RowSlice slices[term_kinds];
+  std::vector<std::int64_t> rows[term_kinds];
+  bool any_types() const {
+    return std::any_of(types, types + term_kinds, [](int t) { return t > 0; });
+  }
+};
+
+TopologyRows topology_rows(MPI_Comm comm, const Topology& topology) {
+  TopologyRows out;
+  MPI_Allreduce(topology.types, out.types, term_kinds, MPI_INT, MPI_MAX, comm);
+  for (int k = 0; k < term_kinds; ++k) {
+    const TermKind kind = static_cast<TermKind>(k);
+    TermList terms = topology.of(kind);
+    const std::size_t atoms = static_cast<std::size_t>(atoms_per_term(kind));
+    if (terms.atoms.size() != atoms * terms.size())
+      throw std::invalid_argument("Topology: a term list of inconsistent length");
+    detail::sort_terms(kind, terms);  // the bits do not depend on the solver's order
+    for (std::size_t t = 0; t < terms.size(); ++t) {
+      out.rows[k].push_back(terms.type[t]);
+      out.rows[k].insert(out.rows[k].end(), terms.atoms.begin() + t * atoms,
+                         terms.atoms.begin() + (t + 1) * atoms);
+    }
+    out.slices[k] = detail::rank_offset_slice(comm, std::int64_t(terms.size()));
+  }
+  return out;
+}
+
+void write_topology_group(hid_t file, const TopologyRows& topology) {
+  H5Handle group = detail::create_group(file, topology_group);
+  for (int k = 0; k < term_kinds; ++k) {
+    detail::write_attribute(group, type_names[k], long(topology.types[k]));
+    detail::write_attribute(group, term_names[k], long(topology.slices[k].total));
+  }
+  for (int k = 0; k < term_kinds; ++k)
+    if (topology.slices[k].total > 0)
+      detail::write_rows(group, term_names[k], H5T_STD_I64LE, H5T_NATIVE_INT64, term_width(k),
+                         topology.slices[k], topology.rows[k].data());
+}
+
+// Rank r of p: its even share of each kind's rows, and the types on every
+// rank. A bad row is reported in `problem` once every rank has read (the reads
+// are collective).
+Topology read_topology_group(hid_t file, const std::string& label, int rank, int ranks,
+                             std::string& problem) {
+  Topology topology;
+  if (!detail::has_link(file, topology_group)) return topology;
+  H5Handle group = detail::open_group(file, topology_group);
+  for (int k = 0; k < term_kinds; ++k) {
+    topology.types[k] = int(detail::read_long_attribute(group, type_names[k]));
+    const RowSlice slice =
+        detail::even_slice(detail::read_long_attribute(group, term_names[k]), rank, ranks);
+    if (slice.total == 0) continue;
+    const int width = term_width(k);
+    std::vector<std::int64_t> rows(std::size_t(slice.count) * width);
+    detail::read_rows(group, label, term_names[k], H5T_NATIVE_INT64, width, slice, rows.data());
+    TermList& terms = topology.terms[k];
+    for (std::size_t t = 0; t < std::size_t(slice.count); ++t) {
+      const std::int64_t* row = &rows[t * width];
+      const bool bad_type = row[0] < 1 || row[0] > topology.types[k];
+      const bool bad_id = *std::min_element(row + 1, row + width) < 1;
+      if (problem.empty() && (bad_type || bad_id))
+        problem = label + "/topology/" + term_names[k] + ": row " +
+                  std::to_string(slice.offset + std::int64_t(t)) +
+                  (bad_type ? " has type " + std::to_string(row[0]) + ", outside 1.." +
+                                  std::to_string(topology.types[k])
+                            : std::string(" names an atom id below 1"));
+      terms.type.push_back(static_cast<int>(row[0]));
+      terms.atoms.insert(terms.atoms.end(), row + 1, row + width);
+    }
+  }
+  return topology;
+}
 
 void write_particles_group(hid_t file, const CheckpointHeader& header, const HostParticles& owned,
                            const RowSlice& slice, bool with_build, bool charged) {
@@ -76,10 +162,13 @@ void write_particle_checkpoint(const std::string& path, MPI_Comm comm,
   MPI_Allreduce(MPI_IN_PLACE, &with_build, 1, MPI_INT, MPI_LAND, comm);
   int charged = owned.q.empty() ? 0 : 1;  // a rank without atoms has no charges either
   MPI_Allreduce(MPI_IN_PLACE, &charged, 1, MPI_INT, MPI_MAX, comm);
-  // id, type, x, v, image, x at the last build, charge and molecule
-  const double bytes = double(slice.total) * (8 + 4 + 3 * 8 + 3 * 8 + 3 * 4 + 3 * 8 + 8 + 8);
+  const TopologyRows topology = topology_rows(comm, owned.topology);
+  // id, type, x, v, image, x at the last build, charge and molecule; topology rows
+  double bytes = double(slice.total) * (8 + 4 + 3 * 8 + 3 * 8 + 3 * 4 + 3 * 8 + 8 + 8);
+  for (int k = 0; k < term_kinds; ++k) bytes += 8.0 * term_width(k) * topology.slices[k].total;
   detail::write_checkpoint_atomically(path, comm, complete, bytes, [&](hid_t file) {
     write_particles_group(file, complete, owned, slice, with_build != 0, charged != 0);
+    if (topology.any_types()) write_topology_group(file, topology);
   });
 }
 
@@ -122,10 +211,13 @@ HostParticles read_particle_checkpoint(const std::string& path, MPI_Comm comm) {
         detail::read_rows(group, label, "molecule", H5T_NATIVE_INT64, 1, slice,
                           atoms.molecule.data());
       }
+      std::string bad_term;
+      atoms.topology = read_topology_group(file, label, rank, ranks, bad_term);
+      if (!bad_term.empty()) throw InputError(bad_term);
     } catch (const InputError& e) {
       error = e.what();
     } catch (const detail::H5Error& e) {
-      error = label + "cannot read the particles: " + e.what();
+      error = label + "cannot read the particles or topology: " + e.what();
     }
     error = detail::first_error(comm, error);
   }

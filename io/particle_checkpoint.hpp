@@ -6,6 +6,10 @@
 // molecule [N] with charges), each rank's owned
 // atoms at its rank offset. Any rank count reads them back: each rank takes a contiguous
 // slice and the solver's load_particles() sends the atoms to their owners.
+// With topology (any type count > 0), a /topology group: the type and term
+// counts as attributes and per kind with terms a dataset bonds [n][3], angles
+// [n][4], dihedrals [n][5], impropers [n][5] (int64 rows: type, atom ids),
+// each rank's terms sorted, at its rank offset; read back as even slices.
 #pragma once
 
 #include "core/particle_solver.hpp"
@@ -25,7 +29,10 @@ void write_particle_checkpoint(const std::string& path, MPI_Comm comm,
                                const CheckpointHeader& header, const HostParticles& owned);
 
 // Collective. Rank r of p gets atoms [N r / p, N (r + 1) / p) of the file's
-// arrays. Throws InputError naming `path` on a missing or misshapen dataset.
+// arrays, and likewise its share of each kind of topology term (with the type
+// counts on every rank; empty topology when the file has none). Throws
+// InputError naming `path` on a missing or misshapen dataset, or a term whose
+// type is outside 1..types or that names an atom id below 1.
 HostParticles read_particle_checkpoint(const std::string& path, MPI_Comm comm);
 
 // Collective. Throws InputError naming `path` and the dataset unless every

@@ -2,6 +2,7 @@
 
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdio>
 #include <cstdlib>
@@ -9,6 +10,7 @@
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
+#include <vector>
 
 namespace cb::test {
 namespace {
@@ -59,6 +61,24 @@ std::string read_text(const std::string& path) {
   std::ostringstream s;
   s << in.rdbuf();
   return s.str();
+}
+
+std::vector<double> csv_column(const std::string& path, const std::string& name) {
+  std::ifstream in(path);
+  std::string header, line;
+  std::getline(in, header);
+  std::vector<std::string> names;
+  std::stringstream hs(header);
+  for (std::string cell; std::getline(hs, cell, ',');) names.push_back(cell);
+  const auto column = std::find(names.begin(), names.end(), name) - names.begin();
+  std::vector<double> values;
+  while (std::getline(in, line)) {
+    std::stringstream ls(line);
+    std::string cell;
+    for (long c = 0; c <= column; ++c) std::getline(ls, cell, ',');
+    values.push_back(std::stod(cell));
+  }
+  return values;
 }
 
 }  // namespace cb::test

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 namespace cb::test {
 
@@ -25,5 +26,7 @@ std::string make_temp_dir(const std::string& prefix);
 // Writes `text` to `path`.
 void write_text(const std::string& path, const std::string& text);
 std::string read_text(const std::string& path);
+// Column `name` of a CSV file with a header line (diagnostics.csv).
+std::vector<double> csv_column(const std::string& path, const std::string& name);
 
 }  // namespace cb::test

@@ -2,7 +2,9 @@
 // with full-mantissa positions, velocities and image flags that depend on the
 // id; atom `id` lives on rank id % size, stored in decreasing id order (so
 // nothing is sorted by accident). step() moves atoms ballistically and wraps
-// them into the periodic box, as an MD code stores them.
+// them into the periodic box, as an MD code stores them. A topology set with
+// set_topology() is kept as an MD code keeps it: each term on the rank that
+// owns its first atom.
 #pragma once
 
 #include "core/particle_solver.hpp"
@@ -11,11 +13,61 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <numeric>
 #include <string>
 #include <vector>
 
 namespace cb::test {
+
+// Terms along a chain of atoms 1..count, of every kind, with several types
+// (2 bond, 3 angle, 2 dihedral, 1 improper types); every term once.
+inline Topology chain_topology(long count) {
+  Topology topology;
+  const int types[term_kinds] = {2, 3, 2, 1};
+  std::copy(types, types + term_kinds, topology.types);
+  for (long i = 1; i <= count; ++i) {
+    auto add = [&](TermKind kind, int type, std::vector<std::int64_t> atoms) {
+      if (*std::max_element(atoms.begin(), atoms.end()) > count) return;
+      topology.of(kind).type.push_back(type);
+      topology.of(kind).atoms.insert(topology.of(kind).atoms.end(), atoms.begin(), atoms.end());
+    };
+    add(TermKind::bond, 1 + int(i % 2), {i + 1, i});
+    add(TermKind::angle, 1 + int(i % 3), {i, i + 1, i + 2});
+    if (i % 2 == 1) add(TermKind::dihedral, 1 + int(i % 4 / 2), {i + 3, i + 2, i + 1, i});
+    if (i % 5 == 0) add(TermKind::improper, 1, {i + 1, i, i + 2, i + 3});
+  }
+  return topology;
+}
+
+// The terms of each kind sorted by (atom ids, type): for comparing as sets.
+inline Topology sorted_topology(const Topology& topology) {
+  Topology out;
+  std::copy(topology.types, topology.types + term_kinds, out.types);
+  for (int k = 0; k < term_kinds; ++k) {
+    const TermList& in = topology.terms[k];
+    const std::size_t width = std::size_t(atoms_per_term(TermKind(k)));
+    std::vector<std::vector<std::int64_t>> rows;
+    for (std::size_t t = 0; t < in.size(); ++t) {
+      rows.emplace_back(in.atoms.begin() + t * width, in.atoms.begin() + (t + 1) * width);
+      rows.back().push_back(in.type[t]);
+    }
+    std::sort(rows.begin(), rows.end());
+    for (const auto& row : rows) {
+      out.terms[k].type.push_back(int(row.back()));
+      out.terms[k].atoms.insert(out.terms[k].atoms.end(), row.begin(), row.end() - 1);
+    }
+  }
+  return out;
+}
+
+inline bool same_topology(const Topology& a, const Topology& b) {
+  for (int k = 0; k < term_kinds; ++k)
+    if (a.types[k] != b.types[k] || a.terms[k].type != b.terms[k].type ||
+        a.terms[k].atoms != b.terms[k].atoms)
+      return false;
+  return true;
+}
 
 class FakeParticleSolver : public ParticleSolver {
  public:
@@ -63,14 +115,23 @@ class FakeParticleSolver : public ParticleSolver {
   std::int64_t total_atoms() const override { return count_; }
   HostParticles owned_particles() override { return atoms_; }
 
-  // Every rank sees every atom and keeps its own (id % size), in decreasing id order.
+  // Keeps the terms of `all` whose first atom this rank owns.
+  void set_topology(const Topology& all) { atoms_.topology = owned_terms(all); }
+
+  // Every rank's terms on every rank, sorted (sorted_topology).
+  Topology all_topology() const { return sorted_topology(allgather(atoms_.topology)); }
+
+  // Every rank sees every atom and keeps its own (id % size), in decreasing id
+  // order, and the terms whose first atom it owns.
   void load_particles(const HostParticles& atoms) override {
+    const Topology topology = owned_terms(allgather(atoms.topology));
     const HostParticles all = allgather(atoms);
     std::vector<std::size_t> order(all.size());
     std::iota(order.begin(), order.end(), std::size_t(0));
     std::sort(order.begin(), order.end(),
               [&](std::size_t p, std::size_t q) { return all.id[p] > all.id[q]; });
     atoms_ = HostParticles{};
+    atoms_.topology = topology;
     for (std::size_t n : order) {
       if (all.id[n] % size_ != rank_) continue;
       atoms_.id.push_back(all.id[n]);
@@ -135,6 +196,33 @@ class FakeParticleSolver : public ParticleSolver {
     std::vector<T> all(static_cast<std::size_t>(offsets.back() + counts.back()));
     MPI_Allgatherv(mine.data(), count, type, all.data(), counts.data(), offsets.data(), type,
                    comm_);
+    return all;
+  }
+
+  Topology owned_terms(const Topology& all) const {
+    Topology mine;
+    std::copy(all.types, all.types + term_kinds, mine.types);
+    for (int k = 0; k < term_kinds; ++k) {
+      const std::size_t width = std::size_t(atoms_per_term(TermKind(k)));
+      const TermList& terms = all.terms[k];
+      for (std::size_t t = 0; t < terms.size(); ++t) {
+        if (terms.atoms[t * width] % size_ != rank_) continue;
+        mine.terms[k].type.push_back(terms.type[t]);
+        mine.terms[k].atoms.insert(mine.terms[k].atoms.end(), terms.atoms.begin() + t * width,
+                                   terms.atoms.begin() + (t + 1) * width);
+      }
+    }
+    return mine;
+  }
+
+  // The types are the largest any rank has.
+  Topology allgather(const Topology& topology) const {
+    Topology all;
+    MPI_Allreduce(topology.types, all.types, term_kinds, MPI_INT, MPI_MAX, comm_);
+    for (int k = 0; k < term_kinds; ++k) {
+      all.terms[k].type = allgather_values(topology.terms[k].type, MPI_INT);
+      all.terms[k].atoms = allgather_values(topology.terms[k].atoms, MPI_INT64_T);
+    }
     return all;
   }
 

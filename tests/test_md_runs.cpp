@@ -51,25 +51,6 @@ std::string thermo_row(const std::string& output, long step) {
   return "";
 }
 
-// Column `name` of diagnostics.csv.
-std::vector<double> csv_column(const std::string& path, const std::string& name) {
-  std::ifstream in(path);
-  std::string header, line;
-  std::getline(in, header);
-  std::vector<std::string> names;
-  std::stringstream hs(header);
-  for (std::string cell; std::getline(hs, cell, ',');) names.push_back(cell);
-  const auto column = std::find(names.begin(), names.end(), name) - names.begin();
-  std::vector<double> values;
-  while (std::getline(in, line)) {
-    std::stringstream ls(line);
-    std::string cell;
-    for (long c = 0; c <= column; ++c) std::getline(ls, cell, ',');
-    values.push_back(std::stod(cell));
-  }
-  return values;
-}
-
 // Per-atom arrays of a particle checkpoint, reordered by atom id.
 std::vector<double> by_id(const std::string& file, const std::string& name) {
   const std::vector<double> id = read_field(file, "/particles/id");

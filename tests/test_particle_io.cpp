@@ -308,3 +308,79 @@ TEST_CASE("particle output: ranks without atoms take part in every collective", 
     CHECK(lines_of(dump).size() == 9 + 2);
   }
 }
+
+TEST_CASE("particle checkpoint: topology read back on any rank count", "[particles][topology]") {
+  TempDir tmp;
+  const cb::Topology topology = cb::test::chain_topology(31);
+  const cb::Topology expected = cb::test::sorted_topology(topology);
+  FakeParticleSolver written(MPI_COMM_WORLD, 31);
+  written.set_topology(topology);
+  const std::string path = cb::io::checkpoint_path(tmp.path(), 5);
+  cb::io::write_particle_checkpoint(path, MPI_COMM_WORLD, header_of(written, 5),
+                                    written.owned_particles());
+  if (world_rank() == 0) {
+    // Rows of [type, atom ids], every term once.
+    const std::vector<double> bonds = cb::test::read_field(path, "/topology/bonds");
+    CHECK(bonds.size() == 3 * topology.of(cb::TermKind::bond).size());
+    CHECK(cb::test::read_field(path, "/topology/impropers").size() ==
+          5 * topology.of(cb::TermKind::improper).size());
+  }
+
+  // Rank r of p reads rows [n r / p, n (r + 1) / p) of each kind, and every type count.
+  const HostParticles slice = cb::io::read_particle_checkpoint(path, MPI_COMM_WORLD);
+  const long p = world_size(), r = world_rank();
+  for (int k = 0; k < cb::term_kinds; ++k) {
+    const long n = long(topology.terms[k].size());
+    CHECK(long(slice.topology.terms[k].size()) == n * (r + 1) / p - n * r / p);
+    CHECK(slice.topology.types[k] == topology.types[k]);
+  }
+  FakeParticleSolver restored(MPI_COMM_WORLD, 31);
+  restored.load_particles(slice);
+  CHECK(cb::test::same_topology(restored.all_topology(), expected));
+
+  // Read on one rank: the whole topology; and on every part of the world.
+  for (int ranks = 1; ranks < world_size(); ranks *= 2) {
+    MPI_Comm part = first_ranks(ranks);
+    if (part == MPI_COMM_NULL) continue;
+    FakeParticleSolver few(part, 31);
+    few.load_particles(cb::io::read_particle_checkpoint(path, part));
+    CHECK(cb::test::same_topology(few.all_topology(), expected));
+    MPI_Comm_free(&part);
+  }
+
+  // Written again from the restored state on the same rank count: the same rows.
+  const std::string again = cb::io::checkpoint_path(tmp.path(), 6);
+  cb::io::write_particle_checkpoint(again, MPI_COMM_WORLD, header_of(restored, 6),
+                                    restored.owned_particles());
+  if (world_rank() == 0)
+    for (const char* name :
+         {"/topology/bonds", "/topology/angles", "/topology/dihedrals", "/topology/impropers"})
+      CHECK(cb::test::read_field(again, name) == cb::test::read_field(path, name));
+  MPI_Barrier(MPI_COMM_WORLD);
+
+  // A term type beyond the type count is refused by name.
+  if (world_rank() == 0) cb::test::overwrite_value(path, "/topology/angles", 4, 4.0);
+  MPI_Barrier(MPI_COMM_WORLD);
+  CHECK_THROWS_WITH(cb::io::read_particle_checkpoint(path, MPI_COMM_WORLD),
+                    ContainsSubstring(path + ": /topology/angles: row 1 has type 4, outside 1..3"));
+}
+
+TEST_CASE("particle checkpoint: no topology, none read back", "[particles][topology]") {
+  TempDir tmp;
+  FakeParticleSolver solver(MPI_COMM_WORLD, 9);
+  const std::string path = cb::io::checkpoint_path(tmp.path(), 1);
+  cb::io::write_particle_checkpoint(path, MPI_COMM_WORLD, header_of(solver, 1),
+                                    solver.owned_particles());
+  const HostParticles slice = cb::io::read_particle_checkpoint(path, MPI_COMM_WORLD);
+  CHECK(slice.topology.empty());
+  for (int k = 0; k < cb::term_kinds; ++k) CHECK(slice.topology.types[k] == 0);
+  // Types without terms (a molecular case with no bonds yet) are kept.
+  cb::Topology types_only;
+  types_only.types[1] = 4;
+  solver.set_topology(types_only);
+  cb::io::write_particle_checkpoint(path + ".2", MPI_COMM_WORLD, header_of(solver, 1),
+                                    solver.owned_particles());
+  const HostParticles read = cb::io::read_particle_checkpoint(path + ".2", MPI_COMM_WORLD);
+  CHECK(read.topology.empty());
+  CHECK(read.topology.types[1] == 4);
+}

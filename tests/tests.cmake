@@ -5,12 +5,19 @@ cloudburst_test(test_decomposition SOURCES test_decomposition.cpp
   LIBS cloudburst::core RANKS 1 2 3 4 5 6 7 8 LABELS "core;mpi")
 cloudburst_test(test_halo SOURCES test_halo.cpp
   LIBS cloudburst::core RANKS 1 2 4 LABELS "core;mpi")
+# distributed 3-D FFT (core/fft3d.hpp) against a direct DFT, bitwise across rank counts
+cloudburst_test(test_fft3d SOURCES test_fft3d.cpp
+  LIBS cloudburst::core RANKS 1 2 3 4 LABELS "core;mpi")
 cloudburst_test(test_driver SOURCES test_driver.cpp
   LIBS cloudburst::core RANKS 1 LABELS "core")
 
 # kernels
 cloudburst_test(test_kernels SOURCES test_limiters.cpp
   LIBS cloudburst::kernels RANKS 1 LABELS "kernels")
+# bonded MD terms: gradients, invariances, formulas, LAMMPS's numbers
+# (validation/lammps/bonded_terms.sh)
+cloudburst_test(test_md_bonded SOURCES test_md_bonded.cpp
+  LIBS cloudburst::kernels RANKS 1 LABELS "kernels;md")
 
 # io
 cloudburst_test(test_case_file SOURCES test_case_file.cpp
@@ -126,7 +133,16 @@ set_tests_properties(test_cfd_validation test_cfd_vortex PROPERTIES TIMEOUT 1200
 cloudburst_test(test_md SOURCES test_md.cpp LIBS cloudburst::md RANKS 1 LABELS "md;kernels;solver")
 cloudburst_test(test_md_ewald SOURCES test_md_ewald.cpp LIBS cloudburst::md RANKS 1
   LABELS "md;kernels;validation")
+# PPPM kernels: LAMMPS's parameter choice (validation/lammps/pppm_parameters.sh),
+# assignment weights, influence function
+cloudburst_test(test_md_pppm_kernels SOURCES test_md_pppm_kernels.cpp LIBS cloudburst::kernels
+  RANKS 1 LABELS "md;kernels;validation")
 cloudburst_test(test_md_distribution SOURCES test_md_distribution.cpp LIBS cloudburst::md RANKS 1 2 4 LABELS "md;mpi")
 cloudburst_test(test_md_runs SOURCES test_md_runs.cpp cli_runner.cpp
   LIBS cloudburst_hdf5 RANKS 1 LABELS "md;cli;mpi;restart;validation")
 add_dependencies(test_md_runs cloudburst)
+# molecules (topology, special pairs, bonded terms) against Debian's lmp run by
+# the test on lammps-examples' SPC/E water and peptide
+cloudburst_test(test_md_molecules SOURCES test_md_molecules.cpp cli_runner.cpp
+  LIBS cloudburst_hdf5 RANKS 1 LABELS "md;cli;mpi;restart;validation")
+add_dependencies(test_md_molecules cloudburst)

@@ -137,6 +137,43 @@ AtomTable gather_sorted_by_id(MPI_Comm comm, const AtomTable& local, int root) {
   return sorted;
 }
 
+void sort_terms(TermKind kind, TermList& terms) {
+  const std::size_t width = static_cast<std::size_t>(atoms_per_term(kind));
+  std::vector<std::size_t> order(terms.size());
+  std::iota(order.begin(), order.end(), std::size_t(0));
+  auto before = [&](std::size_t p, std::size_t q) {
+    const auto a = terms.atoms.begin() + p * width, b = terms.atoms.begin() + q * width;
+    if (!std::equal(a, a + width, b))
+      return std::lexicographical_compare(a, a + width, b, b + width);
+    return terms.type[p] < terms.type[q];
+  };
+  std::sort(order.begin(), order.end(), before);
+  terms.type = permuted(terms.type, order, 1);
+  terms.atoms = permuted(terms.atoms, order, int(width));
+}
+
+Topology gather_topology(MPI_Comm comm, const Topology& local, int root) {
+  int rank = 0, ranks = 1;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &ranks);
+  const bool is_root = rank == root;
+  Topology all;
+  MPI_Reduce(local.types, all.types, term_kinds, MPI_INT, MPI_MAX, root, comm);
+  for (int k = 0; k < term_kinds; ++k) {
+    const TermKind kind = static_cast<TermKind>(k);
+    const TermList& mine = local.terms[k];
+    const int count = static_cast<int>(mine.size());
+    std::vector<int> terms_per_rank(is_root ? ranks : 0);
+    MPI_Gather(&count, 1, MPI_INT, terms_per_rank.data(), 1, MPI_INT, root, comm);
+    TermList& terms = all.terms[k];
+    terms.type = gather_values(comm, mine.type, 1, terms_per_rank, root, is_root);
+    terms.atoms =
+        gather_values(comm, mine.atoms, atoms_per_term(kind), terms_per_rank, root, is_root);
+    if (is_root) sort_terms(kind, terms);
+  }
+  return is_root ? all : Topology{};
+}
+
 RowSlice rank_offset_slice(MPI_Comm comm, std::int64_t local_rows) {
   RowSlice slice;
   slice.count = local_rows;

@@ -21,6 +21,15 @@ namespace cb::io::detail {
 // names on every rank) sorted by id; other ranks get an empty table.
 AtomTable gather_sorted_by_id(MPI_Comm comm, const AtomTable& local, int root = 0);
 
+// Sorts the terms by their atom ids (in order), then type: an order that does
+// not depend on which rank or thread produced them.
+void sort_terms(TermKind kind, TermList& terms);
+
+// Collective. On `root`, every rank's terms of each kind, concatenated and
+// sorted (sort_terms), and the largest type counts; other ranks get an empty
+// topology.
+Topology gather_topology(MPI_Comm comm, const Topology& local, int root = 0);
+
 // Where this rank's rows start in a global array, and the global row count.
 struct RowSlice {
   std::int64_t offset = 0;

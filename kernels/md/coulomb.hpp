@@ -48,42 +48,56 @@ KOKKOS_INLINE_FUNCTION ScreenedCoulomb screened_coulomb(double grij) {
 // 2 / sqrt(pi) to the digits LAMMPS's pair styles use (EWALD_F).
 constexpr double ewald_f = 1.12837917;
 
-// -(dE/dr)/r of a lj/cut/coul/long pair at rsq < max(rc_LJ, rc_coul)^2.
+// LAMMPS special_bonds factors of a pair: 1 and 1 for an ordinary pair;
+// atoms 1-2, 1-3 or 1-4 apart in a molecule get the factors of that level.
+struct SpecialFactor {
+  double lj = 1.0, coul = 1.0;
+};
+
+// -(dE/dr)/r of a lj/cut/coul/long pair at rsq < max(rc_LJ, rc_coul)^2. A
+// special pair's Coulomb loses (1 - factor) of the full 1/r term, k-space
+// having counted all of it (PairLJCutCoulLong::compute).
 KOKKOS_INLINE_FUNCTION double lj_coul_long_fpair(double rsq, const LjCoeff& c, const CoulCut& coul,
-                                                 double qqrd2e_qi, double qj) {
+                                                 double qqrd2e_qi, double qj,
+                                                 const SpecialFactor& s = {}) {
   const double r2inv = 1.0 / rsq;
   double forcecoul = 0.0;
   if (rsq < coul.cutsq) {
     const double r = cb::math::sqrt(rsq);
     const double grij = coul.g_ewald * r;
-    const ScreenedCoulomb s = screened_coulomb(grij);
+    const ScreenedCoulomb sc = screened_coulomb(grij);
     const double prefactor = qqrd2e_qi * qj / r;
-    forcecoul = prefactor * (s.erfc + ewald_f * grij * s.expm2);
+    forcecoul = prefactor * (sc.erfc + ewald_f * grij * sc.expm2);
+    if (s.coul < 1.0) forcecoul -= (1.0 - s.coul) * prefactor;
   }
-  return (forcecoul + lj_forcelj(rsq, r2inv, c)) * r2inv;
+  return (forcecoul + s.lj * lj_forcelj(rsq, r2inv, c)) * r2inv;
 }
 
 // The real-space Coulomb energy of a coul/long pair (zero beyond rc_coul).
 KOKKOS_INLINE_FUNCTION double coul_long_energy(double rsq, const CoulCut& coul, double qqrd2e_qi,
-                                               double qj) {
+                                               double qj, const SpecialFactor& s = {}) {
   if (rsq >= coul.cutsq) return 0.0;
   const double r = cb::math::sqrt(rsq);
-  return qqrd2e_qi * qj / r * screened_coulomb(coul.g_ewald * r).erfc;
+  const double prefactor = qqrd2e_qi * qj / r;
+  double e = prefactor * screened_coulomb(coul.g_ewald * r).erfc;
+  if (s.coul < 1.0) e -= (1.0 - s.coul) * prefactor;
+  return e;
 }
 
 // -(dE/dr)/r of a pair at squared distance rsq < max(rc_LJ, rc_coul)^2, with
 // qqrd2e_qi = qqrd2e q_i.
 KOKKOS_INLINE_FUNCTION double lj_coul_cut_fpair(double rsq, const LjCoeff& c, const CoulCut& coul,
-                                                double qqrd2e_qi, double qj) {
+                                                double qqrd2e_qi, double qj,
+                                                const SpecialFactor& s = {}) {
   const double r2inv = 1.0 / rsq;
   const double forcecoul = rsq < coul.cutsq ? qqrd2e_qi * qj * cb::math::sqrt(r2inv) : 0.0;
-  return (forcecoul + lj_forcelj(rsq, r2inv, c)) * r2inv;
+  return (s.coul * forcecoul + s.lj * lj_forcelj(rsq, r2inv, c)) * r2inv;
 }
 
 // The Coulomb energy of the pair (zero beyond rc_coul).
 KOKKOS_INLINE_FUNCTION double coul_cut_energy(double rsq, const CoulCut& coul, double qqrd2e_qi,
-                                              double qj) {
-  return rsq < coul.cutsq ? qqrd2e_qi * qj * cb::math::sqrt(1.0 / rsq) : 0.0;
+                                              double qj, const SpecialFactor& s = {}) {
+  return rsq < coul.cutsq ? s.coul * qqrd2e_qi * qj * cb::math::sqrt(1.0 / rsq) : 0.0;
 }
 
 }  // namespace cb::kernels::md

@@ -31,7 +31,7 @@ void RadialDistribution::accumulate(const Atoms& atoms, const NeighborList& list
   Kokkos::parallel_for(
       "md::rdf_histogram", Policy(0, atoms.nlocal), KOKKOS_LAMBDA(int i) {
         for (int k = 0; k < counts(i); ++k) {
-          const int j = neighbors(i, k);
+          const int j = neighbor_index(neighbors(i, k));
           const double dx = x(i, 0) - x(j, 0), dy = x(i, 1) - x(j, 1), dz = x(i, 2) - x(j, 2);
           const double r = cb::math::sqrt(dx * dx + dy * dy + dz * dz);
           if (r >= cutoff) continue;

@@ -17,6 +17,8 @@ using IntView = Kokkos::View<int*, MemSpace>;
 using IdView = Kokkos::View<std::int64_t*, MemSpace>;
 using ImageView = Kokkos::View<int* [3], MemSpace>;
 using ScalarView = Kokkos::View<double*, MemSpace>;
+// Per-atom rows of integers whose width is fixed for a run (topology.hpp).
+using RowsView = Kokkos::View<std::int64_t**, MemSpace>;
 
 // Periodic image of a ghost relative to its owner, as one code:
 // (sx + 1) + 3 (sy + 1) + 9 (sz + 1) for shifts s in {-1, 0, 1} box lengths.
@@ -48,6 +50,14 @@ struct Atoms {
   bool charged = false;
   ScalarView q;
   IdView molecule;
+  // With molecular topology only (topology.hpp): per owned atom, every bonded
+  // term it takes part in (slots of type and atom ids, by TermKind) and its
+  // special neighbours (1-2, 1-3, 1-4). The widths are set before allocate()
+  // and stay fixed for the run.
+  int term_width[4] = {0, 0, 0, 0};
+  int special_width = 0;
+  RowsView terms[4];
+  RowsView special;
 
   // Every per-atom property besides x, f and code, listed once: allocation,
   // growth, the records that carry an owned atom to another rank (migration,
@@ -66,6 +76,19 @@ struct Atoms {
       visit("md::q", atoms.q, Reach::ghosts);
       visit("md::molecule", atoms.molecule, Reach::ghosts);
     }
+    const char* term_labels[4] = {"md::bonds", "md::angles", "md::dihedrals", "md::impropers"};
+    for (int kind = 0; kind < 4; ++kind) {
+      if (atoms.term_width[kind] > 0) visit(term_labels[kind], atoms.terms[kind], Reach::owned);
+    }
+    if (atoms.special_width > 0) visit("md::special", atoms.special, Reach::owned);
+  }
+
+  // The same properties (and widths) as `other`, no atoms.
+  void allocate_like(const Atoms& other, int n) {
+    charged = other.charged;
+    for (int kind = 0; kind < 4; ++kind) term_width[kind] = other.term_width[kind];
+    special_width = other.special_width;
+    allocate(n);
   }
 
   int nall() const { return nlocal + nghost; }
@@ -78,17 +101,29 @@ struct Atoms {
     Kokkos::resize(x, grown);
     Kokkos::resize(f, grown);
     Kokkos::resize(code, grown);
-    for_each_property(*this,
-                      [grown](const char*, auto& view, Reach) { Kokkos::resize(view, grown); });
+    for_each_property(*this, [grown](const char*, auto& view, Reach) {
+      if constexpr (std::decay_t<decltype(view)>::rank_dynamic == 2) {
+        Kokkos::resize(view, grown, view.extent(1));
+      } else {
+        Kokkos::resize(view, grown);
+      }
+    });
   }
 
-  // Sets `charged` first: which properties exist.
+  // Sets `charged` and the widths first: which properties exist.
   void allocate(int n) {
     x = Vec3View("md::x", 0);
     f = Vec3View("md::f", 0);
     code = IntView("md::image_code", 0);
+    for (int kind = 0; kind < 4; ++kind) terms[kind] = RowsView("md::terms", 0, term_width[kind]);
+    special = RowsView("md::special", 0, special_width);
     for_each_property(*this, [](const char* label, auto& view, Reach) {
-      view = std::decay_t<decltype(view)>(std::string(label), 0);
+      using View = std::decay_t<decltype(view)>;
+      if constexpr (View::rank_dynamic == 2) {
+        view = View(std::string(label), 0, view.extent(1));
+      } else {
+        view = View(std::string(label), 0);
+      }
     });
     reserve(n);
   }

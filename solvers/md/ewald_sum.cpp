@@ -125,17 +125,18 @@ EnergyVirial EwaldSum::energy_virial(const Atoms& atoms, const NeighborList& /*l
   int rank = 0;
   MPI_Comm_rank(comm_, &rank);
   EnergyVirial ev;
+  double& energy = ev.energy[Energy::kspace];
   if (rank == 0) {
     for (int k = 0; k < nk_; ++k) {
       const double* kv = kvec + 4 * k;
       const double k2 = kv[0] * kv[0] + kv[1] * kv[1] + kv[2] * kv[2];
       const double uk =
           2.0 * kv[3] * (host_sfac_(k, 0) * host_sfac_(k, 0) + host_sfac_(k, 1) * host_sfac_(k, 1));
-      ev.energy += uk;
+      energy += uk;
       ev.virial += uk * (1.0 - k2 / (2.0 * g * g));
     }
-    ev.energy += kmd::ewald_self_per_q2(g) * q2sum_;
-    ev.energy *= qqrd2e_;
+    energy += kmd::ewald_self_per_q2(g) * q2sum_;
+    energy *= qqrd2e_;
     ev.virial *= qqrd2e_;
   }
   return ev;

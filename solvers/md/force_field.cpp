@@ -1,5 +1,6 @@
 #include "solvers/md/force_field.hpp"
 
+#include "solvers/md/bonded_force.hpp"
 #include "solvers/md/ewald_sum.hpp"
 #include "solvers/md/lj_force.hpp"
 
@@ -7,6 +8,20 @@
 #include <cstdio>
 
 namespace cb::md {
+
+SpecialRule special_rule(const Params& params) {
+  SpecialRule rule;
+  if (!params.molecular()) return rule;
+  for (int level = 1; level < 4; ++level) {
+    const double lj = params.molecule.special_lj[level], coul = params.molecule.special_coul[level];
+    if (lj == 0.0 && coul == 0.0 && !params.ewald) {
+      rule.action[level] = SpecialAction::exclude;
+    } else if (!(lj == 1.0 && coul == 1.0)) {
+      rule.action[level] = SpecialAction::mark;
+    }
+  }
+  return rule;
+}
 
 ForceField::ForceField(const Params& params, MPI_Comm comm) {
   auto pair = std::make_unique<LjForce>(params);
@@ -16,6 +31,11 @@ ForceField::ForceField(const Params& params, MPI_Comm comm) {
     auto ewald = std::make_unique<EwaldSum>(params, comm);
     ewald_ = ewald.get();
     terms_.push_back(std::move(ewald));
+  }
+  if (params.molecular()) {
+    auto bonded = std::make_unique<BondedForce>(params);
+    bonded_ = bonded.get();
+    terms_.push_back(std::move(bonded));
   }
   const int n = params.atom_types;
   list_cutsq_ = CutoffTable("md::list_cutsq", n + 1, n + 1);  // types are 1-based
@@ -33,8 +53,13 @@ ForceField::ForceField(const Params& params, MPI_Comm comm) {
 
 ForceField::~ForceField() = default;
 
-void ForceField::setup(const Atoms& atoms, std::int64_t natoms) {
+void ForceField::setup(const Atoms& atoms, std::int64_t natoms, MPI_Comm comm) {
   if (ewald_ != nullptr) pair_->set_g_ewald(ewald_->setup(atoms, natoms));
+  if (bonded_ != nullptr) bonded_->setup(atoms, comm);
+}
+
+void ForceField::atoms_rebuilt(const Atoms& atoms) {
+  for (const auto& term : terms_) term->atoms_rebuilt(atoms);
 }
 
 std::string ForceField::kspace_summary() const {
@@ -55,7 +80,7 @@ EnergyVirial ForceField::energy_virial(const Atoms& atoms, const NeighborList& l
   EnergyVirial sum;
   for (const auto& term : terms_) {
     const EnergyVirial part = term->energy_virial(atoms, list);
-    sum.energy += part.energy;
+    for (int e = 0; e < Energy::terms; ++e) sum.energy[e] += part.energy[e];
     sum.virial += part.virial;
   }
   return sum;

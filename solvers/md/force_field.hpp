@@ -16,9 +16,20 @@
 
 namespace cb::md {
 
+// The terms of the potential energy, as LAMMPS's thermo keywords evdwl, ecoul,
+// elong, ebond, eangle, edihed, eimp.
+struct Energy {
+  enum : int { vdwl, coul, kspace, bond, angle, dihedral, improper, terms };
+};
+
 struct EnergyVirial {
-  double energy = 0.0;  // this rank's share of the potential energy
-  double virial = 0.0;  // this rank's share of sum r . f over pairs
+  double energy[Energy::terms] = {};  // this rank's share of each term
+  double virial = 0.0;                // this rank's share of sum r . f
+  double total() const {
+    double sum = 0.0;
+    for (double e : energy) sum += e;
+    return sum;
+  }
 };
 
 // One term of the potential energy, evaluated over the neighbour list.
@@ -33,6 +44,8 @@ class ForceTerm {
   // on ghosts).
   virtual void add_per_atom_energy(const Atoms& atoms, const NeighborList& list,
                                    const Vec3View& out) = 0;
+  // After a neighbour-list rebuild (new ghosts, new local indices).
+  virtual void atoms_rebuilt(const Atoms& /*atoms*/) {}
   // Long-range corrections for `type_counts` atoms of each type (global),
   // E += etail / V and P += ptail / V^2 (none by default).
   virtual kernels::md::TailTerms tail_terms(const std::vector<double>& /*type_counts*/) const {
@@ -40,19 +53,28 @@ class ForceTerm {
   }
 };
 
+// What the neighbour list does with 1-2, 1-3 and 1-4 pairs: factors 0 and 0
+// leave a pair out (unless k-space counted it and the pair style must take
+// its Coulomb back), factors 1 and 1 keep it as an ordinary pair, anything
+// else marks it with its level (LAMMPS Neighbor::init's special_flag).
+SpecialRule special_rule(const Params& params);
+
 class LjForce;
 class EwaldSum;
+class BondedForce;
 
 class ForceField {
  public:
-  // The terms the case asks for: the pair style, and the Ewald sum with
-  // lj/cut/coul/long.
+  // The terms the case asks for: the pair style, the Ewald sum with
+  // lj/cut/coul/long, the bonded terms with molecules.
   ForceField(const Params& params, MPI_Comm comm);
   ~ForceField();
 
   // Collective, whenever atoms were loaded: what depends on all of them (the
-  // Ewald parameters from the charges and the atom count).
-  void setup(const Atoms& atoms, std::int64_t natoms);
+  // Ewald parameters from the charges and the atom count, the largest id).
+  void setup(const Atoms& atoms, std::int64_t natoms, MPI_Comm comm);
+  // After every neighbour-list rebuild.
+  void atoms_rebuilt(const Atoms& atoms);
   // "kspace ewald: ..." when there is an Ewald sum, else "".
   std::string kspace_summary() const;
 
@@ -69,8 +91,9 @@ class ForceField {
 
  private:
   std::vector<std::unique_ptr<ForceTerm>> terms_;
-  LjForce* pair_ = nullptr;    // terms_[0]
-  EwaldSum* ewald_ = nullptr;  // terms_[1] with lj/cut/coul/long
+  LjForce* pair_ = nullptr;        // terms_[0]
+  EwaldSum* ewald_ = nullptr;      // with lj/cut/coul/long
+  BondedForce* bonded_ = nullptr;  // with molecules
   CutoffTable list_cutsq_;
 };
 

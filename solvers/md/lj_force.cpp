@@ -8,28 +8,34 @@ namespace kmd = kernels::md;
 
 // The energy and r . f of one pair (zeros beyond its cutoffs).
 struct PairTerms {
-  double energy = 0.0, virial = 0.0;
+  double vdwl = 0.0, coul = 0.0, virial = 0.0;
 };
 
 // -(dE/dr)/r of a pair within reach, for Coulomb kind `coulomb`.
 KOKKOS_INLINE_FUNCTION double pair_fpair(double rsq, const kmd::LjCoeff& c, int coulomb,
-                                         const kmd::CoulCut& coul, double qqrd2e_qi, double qj) {
-  return coulomb == 2   ? kmd::lj_coul_long_fpair(rsq, c, coul, qqrd2e_qi, qj)
-         : coulomb == 1 ? kmd::lj_coul_cut_fpair(rsq, c, coul, qqrd2e_qi, qj)
-                        : kmd::lj_fpair(rsq, c);
+                                         const kmd::CoulCut& coul, const kmd::CharmmSwitch& sw,
+                                         double qqrd2e_qi, double qj, const kmd::SpecialFactor& s) {
+  return coulomb == 3   ? kmd::lj_charmm_coul_long_fpair(rsq, c, coul, sw, qqrd2e_qi, qj, s)
+         : coulomb == 2 ? kmd::lj_coul_long_fpair(rsq, c, coul, qqrd2e_qi, qj, s)
+         : coulomb == 1 ? kmd::lj_coul_cut_fpair(rsq, c, coul, qqrd2e_qi, qj, s)
+                        : s.lj * kmd::lj_fpair(rsq, c);
 }
 
+// The pair energy split into van der Waals and Coulomb (thermo's evdwl, ecoul).
 KOKKOS_INLINE_FUNCTION PairTerms pair_terms(double rsq, const kmd::LjCoeff& c, int coulomb,
-                                            const kmd::CoulCut& coul, double qqrd2e_qi, double qj) {
+                                            const kmd::CoulCut& coul, const kmd::CharmmSwitch& sw,
+                                            double qqrd2e_qi, double qj,
+                                            const kmd::SpecialFactor& s) {
   PairTerms t;
   const bool lj = rsq < c.cutsq, charged = coulomb != 0 && rsq < coul.cutsq;
   if (!lj && !charged) return t;
-  if (lj) t.energy += kmd::lj_energy(rsq, c);
+  if (lj)
+    t.vdwl = s.lj * (coulomb == 3 ? kmd::charmm_lj_energy(rsq, c, sw) : kmd::lj_energy(rsq, c));
   if (charged) {
-    t.energy += coulomb == 2 ? kmd::coul_long_energy(rsq, coul, qqrd2e_qi, qj)
-                             : kmd::coul_cut_energy(rsq, coul, qqrd2e_qi, qj);
+    t.coul = coulomb >= 2 ? kmd::coul_long_energy(rsq, coul, qqrd2e_qi, qj, s)
+                          : kmd::coul_cut_energy(rsq, coul, qqrd2e_qi, qj, s);
   }
-  t.virial = rsq * pair_fpair(rsq, c, coulomb, coul, qqrd2e_qi, qj);
+  t.virial = rsq * pair_fpair(rsq, c, coulomb, coul, sw, qqrd2e_qi, qj, s);
   return t;
 }
 
@@ -38,13 +44,15 @@ KOKKOS_INLINE_FUNCTION PairTerms pair_terms(double rsq, const kmd::LjCoeff& c, i
 LjForce::LjForce(const Params& params)
     : params_(params),
       one_type_(params.atom_types == 1),
-      coulomb_(params.coulomb_long ? 2
-               : params.coulomb    ? 1
-                                   : 0) {
+      coulomb_(params.charmm         ? 3
+               : params.coulomb_long ? 2
+               : params.coulomb      ? 1
+                                     : 0) {
   if (coulomb_) {
     coul_.cutsq = params.coulomb_cutoff * params.coulomb_cutoff;
     coul_.qqrd2e = params.units.qqr2e / params.dielectric;
   }
+  if (params.charmm) switch_ = kmd::make_charmm_switch(params.charmm_inner, params.max_lj_cutoff());
   const int n = params.atom_types;
   coeff_ = CoeffTable("md::lj_coeff", n + 1, n + 1);
   auto coeff = Kokkos::create_mirror_view(coeff_);
@@ -56,12 +64,18 @@ LjForce::LjForce(const Params& params)
   }
   one_ = coeff(1, 1);
   Kokkos::deep_copy(coeff_, coeff);
+  for (int level = 1; level < 4; ++level) {
+    special_.level[level] =
+        kmd::SpecialFactor{params.molecule.special_lj[level], params.molecule.special_coul[level]};
+  }
 }
 
 // F_i = sum_j fpair(r_ij) (x_i - x_j) over the row of owned atom i; with a
 // half list the reaction -F_ij goes to j (Newton's third law).
-template <bool Half, bool OneType, int Coul>
+template <bool Half, bool OneType, int Coul, bool Special>
 void LjForce::add_pair_forces(Atoms& atoms, const NeighborList& list) {
+  const SpecialTable special = special_;
+  const kmd::CharmmSwitch sw = switch_;
   const auto x = atoms.x;
   const auto q = atoms.q;
   const kmd::CoulCut coul = coul_;
@@ -81,12 +95,16 @@ void LjForce::add_pair_forces(Atoms& atoms, const NeighborList& list) {
         double fx = 0.0, fy = 0.0, fz = 0.0;
         const int n = counts(i);
         for (int k = 0; k < n; ++k) {
-          const int j = neighbors(i, k);
+          const int entry = neighbors(i, k);
+          const int j = Special ? neighbor_index(entry) : entry;
           const double dx = xi - x(j, 0), dy = yi - x(j, 1), dz = zi - x(j, 2);
           const double rsq = dx * dx + dy * dy + dz * dz;
           const kmd::LjCoeff& c = OneType ? one : coeff(ti, type(j));
           if (rsq >= c.cutsq && (Coul == 0 || rsq >= coul.cutsq)) continue;
-          const double fpair = pair_fpair(rsq, c, Coul, coul, qqrd2e_qi, Coul != 0 ? q(j) : 0.0);
+          const kmd::SpecialFactor factor =
+              Special ? special.level[special_level(entry)] : kmd::SpecialFactor{};
+          const double fpair =
+              pair_fpair(rsq, c, Coul, coul, sw, qqrd2e_qi, Coul != 0 ? q(j) : 0.0, factor);
           fx += dx * fpair;
           fy += dy * fpair;
           fz += dz * fpair;
@@ -116,18 +134,39 @@ void LjForce::add_pair_forces(Atoms& atoms, const NeighborList& list) {
 
 void LjForce::add_forces(Atoms& atoms, const NeighborList& list) {
   const bool half = list.half();
-  if (coulomb_ == 2) {
-    half ? add_pair_forces<true, false, 2>(atoms, list)
-         : add_pair_forces<false, false, 2>(atoms, list);
+  if (atoms.special_width > 0 || coulomb_ == 3) {
+    add_special_pair_forces(atoms, list);
+  } else if (coulomb_ == 2) {
+    half ? add_pair_forces<true, false, 2, false>(atoms, list)
+         : add_pair_forces<false, false, 2, false>(atoms, list);
   } else if (coulomb_ == 1) {
-    half ? add_pair_forces<true, false, 1>(atoms, list)
-         : add_pair_forces<false, false, 1>(atoms, list);
+    half ? add_pair_forces<true, false, 1, false>(atoms, list)
+         : add_pair_forces<false, false, 1, false>(atoms, list);
   } else if (half) {
-    one_type_ ? add_pair_forces<true, true, 0>(atoms, list)
-              : add_pair_forces<true, false, 0>(atoms, list);
+    one_type_ ? add_pair_forces<true, true, 0, false>(atoms, list)
+              : add_pair_forces<true, false, 0, false>(atoms, list);
   } else {
-    one_type_ ? add_pair_forces<false, true, 0>(atoms, list)
-              : add_pair_forces<false, false, 0>(atoms, list);
+    one_type_ ? add_pair_forces<false, true, 0, false>(atoms, list)
+              : add_pair_forces<false, false, 0, false>(atoms, list);
+  }
+}
+
+// Molecules: rows whose entries carry special levels (and lj/charmm/coul/long,
+// a molecular pair style).
+void LjForce::add_special_pair_forces(Atoms& atoms, const NeighborList& list) {
+  const bool half = list.half();
+  if (coulomb_ == 3) {
+    half ? add_pair_forces<true, false, 3, true>(atoms, list)
+         : add_pair_forces<false, false, 3, true>(atoms, list);
+  } else if (coulomb_ == 2) {
+    half ? add_pair_forces<true, false, 2, true>(atoms, list)
+         : add_pair_forces<false, false, 2, true>(atoms, list);
+  } else if (coulomb_ == 1) {
+    half ? add_pair_forces<true, false, 1, true>(atoms, list)
+         : add_pair_forces<false, false, 1, true>(atoms, list);
+  } else {
+    half ? add_pair_forces<true, false, 0, true>(atoms, list)
+         : add_pair_forces<false, false, 0, true>(atoms, list);
   }
 }
 
@@ -140,23 +179,33 @@ EnergyVirial LjForce::energy_virial(const Atoms& atoms, const NeighborList& list
   const auto neighbors = list.neighbors;
   const auto counts = list.counts;
   const auto coeff = coeff_;
+  const SpecialTable special = special_;
+  const kmd::CharmmSwitch sw = switch_;
   const double weight = list.half() ? 1.0 : 0.5;  // a full list holds each pair twice
-  const Sums<2> sums = sums_.sum<2>(
+  const Sums<3> sums = sums_.sum<3>(
       "md::lj_energy_virial", atoms.nlocal, KOKKOS_LAMBDA(int i, double* sum) {
-        double e = 0.0, w = 0.0;
+        double evdwl = 0.0, ecoul = 0.0, w = 0.0;
         const double qqrd2e_qi = coulomb != 0 ? coul.qqrd2e * q(i) : 0.0;
         for (int k = 0; k < counts(i); ++k) {
-          const int j = neighbors(i, k);
+          const int entry = neighbors(i, k);
+          const int j = neighbor_index(entry);
           const double dx = x(i, 0) - x(j, 0), dy = x(i, 1) - x(j, 1), dz = x(i, 2) - x(j, 2);
-          const PairTerms t = pair_terms(dx * dx + dy * dy + dz * dz, coeff(type(i), type(j)),
-                                         coulomb, coul, qqrd2e_qi, coulomb != 0 ? q(j) : 0.0);
-          e += t.energy;
+          const PairTerms t =
+              pair_terms(dx * dx + dy * dy + dz * dz, coeff(type(i), type(j)), coulomb, coul, sw,
+                         qqrd2e_qi, coulomb != 0 ? q(j) : 0.0, special.level[special_level(entry)]);
+          evdwl += t.vdwl;
+          ecoul += t.coul;
           w += t.virial;
         }
-        sum[0] += weight * e;
-        sum[1] += weight * w;
+        sum[0] += weight * evdwl;
+        sum[1] += weight * ecoul;
+        sum[2] += weight * w;
       });
-  return {sums[0], sums[1]};
+  EnergyVirial ev;
+  ev.energy[Energy::vdwl] = sums[0];
+  ev.energy[Energy::coul] = sums[1];
+  ev.virial = sums[2];
+  return ev;
 }
 
 // Half of each pair energy to each atom of the pair, as LAMMPS compute pe/atom.
@@ -170,6 +219,8 @@ void LjForce::add_per_atom_energy(const Atoms& atoms, const NeighborList& list,
   const auto q = atoms.q;
   const int coulomb = coulomb_;
   const kmd::CoulCut coul = coul_;
+  const SpecialTable special = special_;
+  const kmd::CharmmSwitch sw = switch_;
   const bool half = list.half();
   const Vec3Scatter scatter = energy_scatter_.onto(out);
   Kokkos::parallel_for(
@@ -178,11 +229,13 @@ void LjForce::add_per_atom_energy(const Atoms& atoms, const NeighborList& list,
         double e = 0.0;
         const double qqrd2e_qi = coulomb != 0 ? coul.qqrd2e * q(i) : 0.0;
         for (int k = 0; k < counts(i); ++k) {
-          const int j = neighbors(i, k);
+          const int entry = neighbors(i, k);
+          const int j = neighbor_index(entry);
           const double dx = x(i, 0) - x(j, 0), dy = x(i, 1) - x(j, 1), dz = x(i, 2) - x(j, 2);
-          const PairTerms t = pair_terms(dx * dx + dy * dy + dz * dz, coeff(type(i), type(j)),
-                                         coulomb, coul, qqrd2e_qi, coulomb != 0 ? q(j) : 0.0);
-          const double half_pair = 0.5 * t.energy;
+          const PairTerms t =
+              pair_terms(dx * dx + dy * dy + dz * dz, coeff(type(i), type(j)), coulomb, coul, sw,
+                         qqrd2e_qi, coulomb != 0 ? q(j) : 0.0, special.level[special_level(entry)]);
+          const double half_pair = 0.5 * (t.vdwl + t.coul);
           e += half_pair;
           if (half) access(j, 0) += half_pair;
         }

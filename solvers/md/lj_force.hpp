@@ -9,7 +9,7 @@
 #pragma once
 
 #include "core/ordered_sum.hpp"
-#include "kernels/md/coulomb.hpp"
+#include "kernels/md/charmm.hpp"
 #include "solvers/md/force_field.hpp"
 
 #include <Kokkos_ScatterView.hpp>
@@ -42,6 +42,7 @@ class LjForce : public ForceTerm {
   explicit LjForce(const Params& params);
 
   void add_forces(Atoms& atoms, const NeighborList& list) override;
+  void add_special_pair_forces(Atoms& atoms, const NeighborList& list);
   EnergyVirial energy_virial(const Atoms& atoms, const NeighborList& list) override;
   void add_per_atom_energy(const Atoms& atoms, const NeighborList& list,
                            const Vec3View& out) override;
@@ -52,9 +53,15 @@ class LjForce : public ForceTerm {
   // The Ewald splitting parameter of lj/cut/coul/long (from EwaldSum::setup).
   void set_g_ewald(double g) { coul_.g_ewald = g; }
 
-  // Coul: 0 none, 1 cut, 2 long.
-  template <bool Half, bool OneType, int Coul>
+  // Coul: 0 none, 1 cut, 2 long, 3 long with charmm's switched LJ; Special:
+  // rows carry special levels.
+  template <bool Half, bool OneType, int Coul, bool Special>
   void add_pair_forces(Atoms& atoms, const NeighborList& list);
+
+  // special_bonds factors by level (index 0: ordinary pairs, 1 and 1).
+  struct SpecialTable {
+    kernels::md::SpecialFactor level[4];
+  };
 
  private:
   Params params_;
@@ -63,6 +70,8 @@ class LjForce : public ForceTerm {
   bool one_type_;
   int coulomb_;  // 0 none, 1 cut, 2 long
   kernels::md::CoulCut coul_;
+  SpecialTable special_;
+  kernels::md::CharmmSwitch switch_;
   ScatterOnto force_scatter_, energy_scatter_;
   OrderedSum sums_;  // energy and virial, summed in a thread-count independent order
 };

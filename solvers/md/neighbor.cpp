@@ -32,9 +32,22 @@ KOKKOS_INLINE_FUNCTION void insert_sorted(std::int64_t* keys, int* atoms, int n,
   atoms[slot] = atom;
 }
 
+// The special level of atom `id` for owned atom i (0 when not special): a
+// search of i's special row (entries id * 4 + level, 0 ends the row).
+KOKKOS_INLINE_FUNCTION int special_level_of(const RowsView& special, int i, std::int64_t id) {
+  const int width = static_cast<int>(special.extent(1));
+  for (int s = 0; s < width; ++s) {
+    const std::int64_t entry = special(i, s);
+    if (entry == 0) return 0;
+    if (entry / 4 == id) return static_cast<int>(entry % 4);
+  }
+  return 0;
+}
+
 }  // namespace
 
-NeighborList::NeighborList(double cutoff_max, bool half) : cutoff_(cutoff_max), half_(half) {
+NeighborList::NeighborList(double cutoff_max, bool half, const SpecialRule& special)
+    : cutoff_(cutoff_max), half_(half), special_(special) {
   neighbors = NeighborView("md::neighbors", 0, 0);
   counts = IntView("md::neighbor_counts", 0);
   bin_count_ = IntView("md::bin_count", 0);
@@ -127,8 +140,9 @@ static std::vector<std::array<int, 3>> make_stencil(const NeighborList::Grid& gr
 }
 
 int NeighborList::fill(const Atoms& atoms, const CutoffTable& cutsq, const Grid& grid) {
-  return cutsq.extent(0) == 2 ? fill_rows<true>(atoms, cutsq, grid)
-                              : fill_rows<false>(atoms, cutsq, grid);
+  if (atoms.special_width > 0) return fill_rows<false, true>(atoms, cutsq, grid);
+  return cutsq.extent(0) == 2 ? fill_rows<true, false>(atoms, cutsq, grid)
+                              : fill_rows<false, false>(atoms, cutsq, grid);
 }
 
 void NeighborList::make_keys(const Atoms& atoms) {
@@ -143,11 +157,15 @@ void NeighborList::make_keys(const Atoms& atoms) {
 }
 
 // One row per owned atom: candidates from the stencil bins, filtered by the
-// half-list key criterion first (cheaper than the distance), then inserted in
-// key order into a per-row buffer and written out once.
-template <bool OneType>
+// half-list key criterion first (cheaper than the distance), then (molecules)
+// its special level, then inserted in key order into a per-row buffer and
+// written out once.
+template <bool OneType, bool Special>
 int NeighborList::fill_rows(const Atoms& atoms, const CutoffTable& cutsq, const Grid& grid) {
   const auto x = atoms.x;
+  const auto id = atoms.id;
+  const auto special = atoms.special;
+  const SpecialRule rule = special_;
   const auto type = atoms.type;
   const auto key = key_;
   const auto count = bin_count_, offset = bin_offset_, members = bin_atoms_, bin = atom_bin_;
@@ -184,10 +202,19 @@ int NeighborList::fill_rows(const Atoms& atoms, const CutoffTable& cutsq, const 
             const double dx = xi - x(j, 0), dy = yi - x(j, 1), dz = zi - x(j, 2);
             const double reach = OneType ? cutsq_one : cutsq(ti, type(j));
             if (dx * dx + dy * dy + dz * dz >= reach) continue;
+            int entry = j;
+            if (Special) {
+              const int level = special_level_of(special, i, id(j));
+              const SpecialAction action = rule.action[level];
+              if (action == SpecialAction::exclude) continue;
+              if (action == SpecialAction::mark)
+                entry = static_cast<int>(static_cast<unsigned>(j) |
+                                         (static_cast<unsigned>(level) << special_shift));
+            }
             if (n < row_buffer) {
-              insert_sorted(row_key, row_atom, n, kj, j);
+              insert_sorted(row_key, row_atom, n, kj, entry);
             } else if (n < capacity) {
-              list(i, n) = j;  // past the buffer: sort_rows() places it
+              list(i, n) = entry;  // past the buffer: sort_rows() places it
             }
             ++n;
           }
@@ -216,9 +243,9 @@ void NeighborList::sort_rows(int nlocal) {
         if (first > row_buffer) first = row_buffer;
         for (int a = first; a < n; ++a) {
           const int j = list(i, a);
-          const std::int64_t kj = key(j);
+          const std::int64_t kj = key(neighbor_index(j));
           int b = a - 1;
-          while (b >= 0 && key(list(i, b)) > kj) {
+          while (b >= 0 && key(neighbor_index(list(i, b))) > kj) {
             list(i, b + 1) = list(i, b);
             --b;
           }

@@ -22,6 +22,28 @@ namespace cb::md {
 using NeighborView = Kokkos::View<int**, MemSpace>;
 using CutoffTable = Kokkos::View<double**, MemSpace>;
 
+// An entry of a row: the atom index, with the special level of the pair (1-2,
+// 1-3 or 1-4 in a molecule; topology.hpp) in the two high bits when the pair
+// style scales it, as LAMMPS encodes special neighbours.
+constexpr int special_shift = 30;
+constexpr int neighbor_index_mask = (1 << special_shift) - 1;
+KOKKOS_INLINE_FUNCTION int neighbor_index(int entry) {
+  return entry & neighbor_index_mask;
+}
+// (Levels 2 and 3 set the sign bit: shifted as unsigned.)
+KOKKOS_INLINE_FUNCTION int special_level(int entry) {
+  return static_cast<int>(static_cast<unsigned>(entry) >> special_shift);
+}
+
+// What the list does with a special pair of each level (index 1-3): keep it
+// as an ordinary pair (factors 1), leave it out (factors 0 and no k-space
+// part to correct), or keep it with its level in the entry.
+enum class SpecialAction : int { ordinary, exclude, mark };
+struct SpecialRule {
+  SpecialAction action[4] = {SpecialAction::ordinary, SpecialAction::ordinary,
+                             SpecialAction::ordinary, SpecialAction::ordinary};
+};
+
 // The order of atom j in neighbour rows: by id, then periodic image.
 KOKKOS_INLINE_FUNCTION std::int64_t entry_key(std::int64_t id, int code) {
   return id * 27 + code;
@@ -29,7 +51,7 @@ KOKKOS_INLINE_FUNCTION std::int64_t entry_key(std::int64_t id, int code) {
 
 class NeighborList {
  public:
-  NeighborList(double cutoff_max, bool half);
+  NeighborList(double cutoff_max, bool half, const SpecialRule& special = {});
 
   // Rebuilds for the current atoms; `cutsq(ti, tj)` is (cut_ij + skin)^2.
   void build(const Atoms& atoms, const CutoffTable& cutsq);
@@ -52,7 +74,7 @@ class NeighborList {
   void bin_atoms(const Atoms& atoms, const Grid& grid);
   void make_keys(const Atoms& atoms);
   int fill(const Atoms& atoms, const CutoffTable& cutsq, const Grid& grid);
-  template <bool OneType>
+  template <bool OneType, bool Special>
   int fill_rows(const Atoms& atoms, const CutoffTable& cutsq, const Grid& grid);
   void sort_rows(int nlocal);
 
@@ -66,6 +88,7 @@ class NeighborList {
  private:
   double cutoff_;
   bool half_;
+  SpecialRule special_;
   IntView bin_count_, bin_offset_, bin_atoms_, atom_bin_;
   IdView key_;  // entry_key of every owned and ghost atom
   Kokkos::View<int* [3], MemSpace> stencil_;

@@ -71,7 +71,7 @@ void read_lattice(io::CaseFile& file, Params& p) {
   if (p.unit_style == kmd::UnitStyle::lj) p.masses = {1.0};  // others: [md] mass required
 }
 
-void read_data_file_box(io::CaseFile& file, Params& p) {
+void read_data_file(io::CaseFile& file, Params& p) {
   const std::string name = file.require<std::string>("md", "data_file");
   namespace fs = std::filesystem;
   fs::path path(name);
@@ -89,6 +89,7 @@ void read_data_file_box(io::CaseFile& file, Params& p) {
   p.box = data.box;
   p.atom_types = data.atom_types;
   p.masses = data.masses;
+  read_molecular(file, p, data);
   const double rneigh = 2.5;  // provisional; the grid only needs to be fine
   for (int d = 0; d < 3; ++d) {
     const double length = p.box.hi[d] - p.box.lo[d];
@@ -124,11 +125,14 @@ void read_kspace(io::CaseFile& file, Params& p) {
   p.ewald = style == "ewald";
   if (p.ewald && !p.coulomb_long) {
     file.fail("kspace", "style",
-              "[kspace] style = \"ewald\" needs [pair] style = \"lj/cut/coul/long\"");
+              "[kspace] style = \"ewald\" needs [pair] style = \"lj/cut/coul/long\" or "
+              "\"lj/charmm/coul/long\"");
   }
   if (p.coulomb_long && !p.ewald) {
     file.fail("pair", "style",
-              "[pair] style = \"lj/cut/coul/long\" needs [kspace] style = \"ewald\"");
+              std::string("[pair] style = \"") +
+                  (p.charmm ? "lj/charmm/coul/long" : "lj/cut/coul/long") +
+                  "\" needs [kspace] style = \"ewald\"");
   }
   if (!p.ewald) return;
   const auto g = file.find<double>("kspace", "g_ewald", io::Bounds::positive());
@@ -146,17 +150,58 @@ void read_kspace(io::CaseFile& file, Params& p) {
   }
 }
 
+// One type pair's coefficients: [epsilon, sigma] or with the LJ cutoff
+// (lj/cut styles), or with epsilon_14 and sigma_14 (lj/charmm/coul/long).
+struct PairCoeff {
+  kmd::LjParams lj, lj14;
+};
+
+std::optional<PairCoeff> pair_coeff_of(const std::vector<double>& v, const Params& p, double cutoff,
+                                       std::string& error) {
+  const bool charmm = p.charmm;
+  if (v.size() != 2 && v.size() != (charmm ? 4u : 3u)) {
+    error = charmm ? "[epsilon, sigma] or [epsilon, sigma, epsilon_14, sigma_14]"
+                   : "[epsilon, sigma] or [epsilon, sigma, cutoff]";
+    return std::nullopt;
+  }
+  for (double x : v) {
+    if (!(x >= 0.0)) error = "no negative values";
+  }
+  if (!(v[1] > 0.0) || (v.size() > 2 && !(v.back() > 0.0))) error = "sigma and cutoff positive";
+  if (!error.empty()) return std::nullopt;
+  PairCoeff c;
+  c.lj = {v[0], v[1], !charmm && v.size() == 3 ? v[2] : cutoff};
+  c.lj14 = charmm && v.size() == 4 ? kmd::LjParams{v[2], v[3], cutoff} : c.lj;
+  return c;
+}
+
+void read_pair_style(io::CaseFile& file, Params& p, const std::string& style) {
+  p.coulomb = style != "lj";
+  p.charmm = style == "lj/charmm/coul/long";
+  p.coulomb_long = style == "lj/cut/coul/long" || p.charmm;
+  if (!p.charmm) {
+    if (file.has("pair", "inner_cutoff"))
+      file.fail("pair", "inner_cutoff", "[pair] inner_cutoff belongs to style lj/charmm/coul/long");
+    return;
+  }
+  p.charmm_inner = file.require<double>("pair", "inner_cutoff", io::Bounds::positive());
+}
+
+// The coefficients of each type pair: coeff_i_j in [pair], else the data
+// file's Pair Coeffs (diagonal), else the defaults; off-diagonal pairs mixed.
 void read_pair(io::CaseFile& file, Params& p) {
   const std::string style = file.choice(
-      "pair", "style", {"lj", "lj/cut/coul/cut", "lj/cut/coul/long"}, std::string("lj"));
-  p.coulomb = style != "lj";
-  p.coulomb_long = style == "lj/cut/coul/long";
+      "pair", "style", {"lj", "lj/cut/coul/cut", "lj/cut/coul/long", "lj/charmm/coul/long"},
+      std::string("lj"));
+  read_pair_style(file, p, style);
   // Reduced defaults (cutoff 2.5, epsilon = sigma = 1) in lj units only;
-  // in the others epsilon and sigma are needed for types without coeff_i_i.
+  // in the others epsilon and sigma are needed for types without coefficients.
   const bool reduced = p.unit_style == kmd::UnitStyle::lj;
   kmd::LjParams base;
   base.cutoff = reduced ? file.get<double>("pair", "cutoff", 2.5, io::Bounds::positive())
                         : file.require<double>("pair", "cutoff", io::Bounds::positive());
+  if (p.charmm && !(p.charmm_inner < base.cutoff))
+    file.fail("pair", "inner_cutoff", "[pair] inner_cutoff must be below cutoff");
   const std::optional<double> epsilon =
       reduced ? file.get<double>("pair", "epsilon", 1.0, io::Bounds::non_negative())
               : file.find<double>("pair", "epsilon", io::Bounds::non_negative());
@@ -166,30 +211,42 @@ void read_pair(io::CaseFile& file, Params& p) {
   base.epsilon = epsilon.value_or(1.0);
   base.sigma = sigma.value_or(1.0);
   read_coulomb(file, p, style, base.cutoff);
-  const std::string mixing =
-      file.choice("pair", "mixing", {"geometric", "arithmetic"}, std::string("geometric"));
+  // LAMMPS's default mixing: geometric, arithmetic for the charmm styles.
+  const std::string mixing = file.choice("pair", "mixing", {"geometric", "arithmetic"},
+                                         std::string(p.charmm ? "arithmetic" : "geometric"));
   const kmd::Mixing rule = mixing == "geometric" ? kmd::Mixing::geometric : kmd::Mixing::arithmetic;
   p.shift = file.get<bool>("pair", "shift", false);
   p.tail = file.get<bool>("pair", "tail", false);
+  if (p.charmm && (p.shift || p.tail))
+    file.fail("pair", p.shift ? "shift" : "tail",
+              "[pair] style = \"lj/charmm/coul/long\" switches LJ off smoothly: no shift or tail");
   const int n = p.atom_types;
-  std::vector<kmd::LjParams> own(n, base);
-  std::vector<std::optional<kmd::LjParams>> given(n * n);
+  std::vector<PairCoeff> own(n, PairCoeff{base, base});
+  std::vector<std::optional<PairCoeff>> given(n * n);
+  const io::CoeffRows& data = p.molecule.pair_coeffs;
   for (int i = 1; i <= n; ++i) {
+    bool diagonal = false;
     for (int j = i; j <= n; ++j) {
       const std::string key = "coeff_" + std::to_string(i) + "_" + std::to_string(j);
-      auto v = file.find<std::vector<double>>("pair", key, io::Bounds::non_negative());
+      auto v = file.find<std::vector<double>>("pair", key);
       if (!v) continue;
-      if (v->size() != 2 && v->size() != 3) {
-        file.fail("pair", key, "[pair] " + key + " = [epsilon, sigma] or [epsilon, sigma, cutoff]");
-      }
-      if (!((*v)[1] > 0.0) || (v->size() == 3 && !((*v)[2] > 0.0))) {
-        file.fail("pair", key, "[pair] " + key + ": sigma and cutoff must be positive");
-      }
-      kmd::LjParams c{(*v)[0], (*v)[1], v->size() == 3 ? (*v)[2] : base.cutoff};
+      std::string error;
+      const auto c = pair_coeff_of(*v, p, base.cutoff, error);
+      if (!c) file.fail("pair", key, "[pair] " + key + " = " + error);
       given[(i - 1) * n + (j - 1)] = given[(j - 1) * n + (i - 1)] = c;
-      if (i == j) own[i - 1] = c;
+      if (i == j) own[i - 1] = *c, diagonal = true;
     }
-    if (!reduced && !given[(i - 1) * n + (i - 1)] && !(epsilon && sigma)) {
+    if (!diagonal && !data.empty()) {
+      std::string error;
+      const auto c = pair_coeff_of(data.rows[i - 1], p, base.cutoff, error);
+      if (!c)
+        throw InputError(p.data_file + ":" + std::to_string(data.lines[i - 1]) +
+                         ": Pair Coeffs of type " + std::to_string(i) + " for [pair] style " +
+                         style + ": expected " + error);
+      own[i - 1] = *c;
+      diagonal = true;
+    }
+    if (!reduced && !diagonal && !(epsilon && sigma)) {
       file.fail_missing("pair", epsilon ? "sigma" : "epsilon",
                         std::string(epsilon ? "sigma" : "epsilon") +
                             "' (units other than \"lj\" have no default) or 'coeff_" +
@@ -197,9 +254,12 @@ void read_pair(io::CaseFile& file, Params& p) {
     }
   }
   p.pair.resize(n * n);
+  p.pair14.resize(p.charmm ? n * n : 0);
   for (int i = 0; i < n; ++i) {
     for (int j = 0; j < n; ++j) {
-      p.pair[i * n + j] = given[i * n + j] ? *given[i * n + j] : kmd::mix(own[i], own[j], rule);
+      const auto& g = given[i * n + j];
+      p.pair[i * n + j] = g ? g->lj : kmd::mix(own[i].lj, own[j].lj, rule);
+      if (p.charmm) p.pair14[i * n + j] = g ? g->lj14 : kmd::mix(own[i].lj14, own[j].lj14, rule);
     }
   }
 }
@@ -289,10 +349,14 @@ void read_masses_into(io::CaseFile& file, Params& p) {
 
 }  // namespace
 
-double Params::max_cutoff() const {
+double Params::max_lj_cutoff() const {
   double rc = 0.0;
   for (const auto& c : pair) rc = std::max(rc, c.cutoff);
-  return coulomb ? std::max(rc, coulomb_cutoff) : rc;
+  return rc;
+}
+
+double Params::max_cutoff() const {
+  return coulomb ? std::max(max_lj_cutoff(), coulomb_cutoff) : max_lj_cutoff();
 }
 
 Params read_params(io::CaseFile& file) {
@@ -313,7 +377,7 @@ Params read_params(io::CaseFile& file) {
                             std::string(data ? "data_file" : "lattice"));
   p.from_data_file = p.case_name == "data_file";
   if (p.from_data_file) {
-    read_data_file_box(file, p);
+    read_data_file(file, p);
   } else {
     if (data) file.fail("md", "data_file", "[run] case = \"lattice\" takes no [md] data_file");
     file.allow("md", "data_file");
@@ -324,9 +388,11 @@ Params read_params(io::CaseFile& file) {
                     "start is atom_style \"atomic\"");
     }
     read_lattice(file, p);
+    read_molecular(file, p, io::LammpsData{});
   }
   read_masses_into(file, p);
   read_pair(file, p);
+  check_charmm_weights(file, p);
   read_kspace(file, p);
   read_neighbor(file, p);
   p.dt = file.get<double>("time", "dt", p.units.dt, io::Bounds::positive());

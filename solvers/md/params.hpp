@@ -6,6 +6,7 @@
 
 #include "core/particle_solver.hpp"
 #include "io/case_file.hpp"
+#include "io/lammps_data.hpp"
 #include "kernels/md/lattice.hpp"
 #include "kernels/md/lj.hpp"
 #include "kernels/md/units.hpp"
@@ -35,6 +36,21 @@ struct ComputeParams {
   long msd_every = 0;  // 0: MSD off
 };
 
+// Molecular topology (atom_style full with bonded terms): the style of each
+// kind (bond, angle, dihedral, improper; "" when the data file has none) and
+// the numbers of the data file's Coeffs section by type, with their lines
+// for error messages. LAMMPS special_bonds: factors of 1-2, 1-3, 1-4 pairs
+// (index 1-3; index 0 is an ordinary pair).
+struct MolecularParams {
+  int types[term_kinds] = {0, 0, 0, 0};
+  std::string style[term_kinds];
+  std::vector<std::vector<double>> coeffs[term_kinds];
+  std::vector<long> coeff_lines[term_kinds];
+  io::CoeffRows pair_coeffs;  // the data file's Pair Coeffs
+  double special_lj[4] = {1.0, 0.0, 0.0, 0.0};
+  double special_coul[4] = {1.0, 0.0, 0.0, 0.0};
+};
+
 struct Params {
   std::string case_name;
   kernels::md::UnitStyle unit_style = kernels::md::UnitStyle::lj;
@@ -62,6 +78,12 @@ struct Params {
   // coulomb_cutoff (long: screened by erfc(g r), the rest in [kspace]).
   bool coulomb = false;
   bool coulomb_long = false;
+  // lj/charmm/coul/long: LJ switched off between charmm_inner and the cutoff;
+  // epsilon_14 and sigma_14 for the 1-4 pairs of charmm dihedrals (pair14,
+  // laid out as pair).
+  bool charmm = false;
+  double charmm_inner = 0.0;
+  std::vector<kernels::md::LjParams> pair14;
   // [kspace] style = "ewald": g and kmax from the accuracy, or both given.
   bool ewald = false;
   double kspace_accuracy = 0.0;
@@ -69,6 +91,12 @@ struct Params {
   int kspace_kmax = 0;
   double coulomb_cutoff = 0.0;
   double dielectric = 1.0;
+  MolecularParams molecule;
+  bool molecular() const {
+    for (int types : molecule.types)
+      if (types > 0) return true;
+    return false;
+  }
   // Neighbour lists.
   double skin = 0.3;
   int every = 1;
@@ -83,6 +111,7 @@ struct Params {
   ComputeParams compute;
 
   double max_cutoff() const;
+  double max_lj_cutoff() const;
   double neighbor_cutoff() const { return max_cutoff() + skin; }
   const kernels::md::LjParams& pair_of(int i, int j) const {
     return pair[(i - 1) * atom_types + (j - 1)];
@@ -90,6 +119,12 @@ struct Params {
 };
 
 Params read_params(io::CaseFile& file);
+
+// [bonded] and [special_bonds] with the topology and Coeffs sections of the
+// data file (params_molecular.cpp).
+void read_molecular(io::CaseFile& file, Params& p, const io::LammpsData& data);
+// Charmm dihedrals with 1-4 weights need the charmm pair style (after [pair]).
+void check_charmm_weights(io::CaseFile& file, const Params& p);
 
 // Refuses a rank grid whose sub-boxes are thinner than cutoff + skin along some
 // axis (ghost atoms come from the nearest neighbour only). Throws InputError.

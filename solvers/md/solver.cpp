@@ -17,7 +17,7 @@ MdSolver::MdSolver(const Params& params, const Decomposition& decomposition,
       local_(make_local_box(params, decomposition)),
       masses_(params.masses),
       comm_(decomposition, local_, params.neighbor_cutoff(), context.comm),
-      list_(params.neighbor_cutoff(), params.list == ListKind::half),
+      list_(params.neighbor_cutoff(), params.list == ListKind::half, special_rule(params)),
       schedule_(params, decomposition.comm()),
       forces_(params, decomposition.comm()),
       thermostat_(params.thermostat, decomposition.comm()),
@@ -55,6 +55,7 @@ void MdSolver::rebuild(bool migrate) {
   }
   comm_.borders(atoms_);
   list_.build(atoms_, forces_.list_cutsq());
+  forces_.atoms_rebuilt(atoms_);
 }
 
 void MdSolver::compute_forces() {
@@ -101,9 +102,14 @@ void MdSolver::print_thermo_if_due(bool start) {
 Thermo MdSolver::thermo() {
   if (cached_ && cached_->step == step_) return *cached_;
   const EnergyVirial ev = forces_.energy_virial(atoms_, list_);
-  double local[3] = {sum_mv2(atoms_, masses_, sums_), ev.energy, ev.virial}, global[3];
-  MPI_Allreduce(local, global, 3, MPI_DOUBLE, MPI_SUM, decomposition_.comm());
-  ThermoSums sums{global[0], global[1], global[2], 0.0};
+  constexpr int n = Energy::terms + 2;
+  double local[n] = {sum_mv2(atoms_, masses_, sums_), ev.virial}, global[n];
+  for (int e = 0; e < Energy::terms; ++e) local[2 + e] = ev.energy[e];
+  MPI_Allreduce(local, global, n, MPI_DOUBLE, MPI_SUM, decomposition_.comm());
+  ThermoSums sums;
+  sums.mv2 = global[0];
+  sums.virial = global[1];
+  for (int e = 0; e < Energy::terms; ++e) sums.energy[e] = global[2 + e];
   if (params_.compute.msd_every > 0) {
     const double mine = sum_squared_displacement(atoms_, local_, sums_);
     MPI_Allreduce(&mine, &sums.squared_displacement, 1, MPI_DOUBLE, MPI_SUM, decomposition_.comm());
@@ -117,8 +123,13 @@ std::vector<Diagnostic> MdSolver::diagnostics(double /*time*/) {
   if (!thermo_log_.header_printed()) print_thermo_if_due(true);
   const Thermo t = thermo();
   std::vector<Diagnostic> d = {
-      {"temp", t.temp},   {"e_pair", t.pe}, {"e_mol", 0.0}, {"tot_eng", t.tot_eng()},
-      {"press", t.press}, {"ke", t.ke},     {"pe", t.pe}};
+      {"temp", t.temp},   {"e_pair", t.e_pair}, {"e_mol", t.e_mol}, {"tot_eng", t.tot_eng()},
+      {"press", t.press}, {"ke", t.ke},         {"pe", t.pe}};
+  if (params_.molecular()) {
+    const char* names[Energy::terms] = {"evdwl",  "ecoul",  "elong", "ebond",
+                                        "eangle", "edihed", "eimp"};
+    for (int e = 0; e < Energy::terms; ++e) d.push_back({names[e], t.terms[e]});
+  }
   if (params_.compute.msd_every > 0) d.push_back({"msd", t.msd});
   return d;
 }

@@ -21,6 +21,7 @@
 #include "solvers/md/setup.hpp"
 #include "solvers/md/thermo.hpp"
 #include "solvers/md/thermostat.hpp"
+#include "solvers/md/topology.hpp"
 
 #include <memory>
 #include <optional>
@@ -71,6 +72,7 @@ class MdSolver : public ParticleSolver {
   void rebuild(bool migrate);
   void compute_forces();
   void print_thermo_if_due(bool start);
+  HostRows topology_rows(const HostParticles& given);
   // After load_particles: the global atom count and the tail terms.
   void count_atoms_and_tail_terms();
   double degrees_of_freedom() const { return 3.0 * static_cast<double>(atoms_.total) - 3.0; }

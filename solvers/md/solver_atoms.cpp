@@ -5,6 +5,7 @@
 #include "solvers/md/distribution.hpp"
 #include "solvers/md/domain.hpp"
 #include "solvers/md/solver.hpp"
+#include "solvers/md/topology.hpp"
 
 #include <algorithm>
 #include <numeric>
@@ -12,15 +13,29 @@
 namespace cb::md {
 namespace {
 
+// Rows [0, n) of `device` <- host rows (row-major, the view's width).
+void copy_rows(const std::vector<std::int64_t>& rows, int n, const RowsView& device) {
+  const int width = static_cast<int>(device.extent(1));
+  if (width == 0 || n == 0) return;
+  auto host = Kokkos::create_mirror_view(device);
+  for (int a = 0; a < n; ++a)
+    for (int c = 0; c < width; ++c) host(a, c) = rows[std::size_t(a) * width + c];
+  Kokkos::deep_copy(device, host);
+}
+
 // Host atoms on the device, in their given order, as owned atoms of a new
-// Atoms: x_build from the atoms when `with_build`, else x; the MSD reference
-// x_ref is the unwrapped position x + image L.
-Atoms to_device(const HostParticles& given, bool with_build, bool charged, const LocalBox& box) {
+// Atoms with the properties of `like`: x_build from the atoms when
+// `with_build`, else x; the MSD reference x_ref is the unwrapped position x +
+// image L; the term and special rows from `rows`.
+Atoms to_device(const HostParticles& given, bool with_build, const Atoms& like,
+                const HostRows& rows, const LocalBox& box) {
   const int n = static_cast<int>(given.size());
+  const bool charged = like.charged;
   Atoms atoms;
-  atoms.charged = charged;
-  atoms.allocate(n);
+  atoms.allocate_like(like, n);
   atoms.nlocal = n;
+  for (int kind = 0; kind < term_kinds; ++kind) copy_rows(rows.terms[kind], n, atoms.terms[kind]);
+  copy_rows(rows.special, n, atoms.special);
   auto id = Kokkos::create_mirror_view(atoms.id);
   auto type = Kokkos::create_mirror_view(atoms.type);
   auto x = Kokkos::create_mirror_view(atoms.x);
@@ -95,14 +110,44 @@ void MdSolver::load_particles(const HostParticles& given) {
                                     std::string(io::style_name(params_.atom_style)) + "\""
                               : "carry charges, but [md] atom_style is \"atomic\""));
   }
+  const HostRows rows = topology_rows(given);
   const OwnerLookup owners(params_, decomposition_);
   const DistributionPlan plan(comm, owners.ranks_of(with_build ? given.x_build : given.x));
-  distribute_owned(plan, to_device(given, with_build, charged, local_), atoms_, comm_options_);
+  distribute_owned(plan, to_device(given, with_build, atoms_, rows, local_), atoms_, comm_options_);
   sort_owned_by_id(atoms_);
   count_atoms_and_tail_terms();
   rebuild(false);  // keeps the loaded x_build
   compute_forces();
   cached_.reset();
+}
+
+// Collective. The term and special rows of the given atoms from every rank's
+// share of the topology; atoms_ takes their widths.
+HostRows MdSolver::topology_rows(const HostParticles& given) {
+  const MPI_Comm comm = decomposition_.comm();
+  const Topology all = allgather_topology(given.topology, comm);
+  if (!all.empty() && params_.atom_style != AtomStyle::full)
+    throw InputError(
+        std::string("md: the atoms given have bonded terms, but [md] atom_style is \"") +
+        io::style_name(params_.atom_style) + "\" (molecules need \"full\")");
+  if (!params_.molecular()) return HostRows{};
+  for (int kind = 0; kind < term_kinds; ++kind) {
+    for (int type : all.terms[kind].type) {
+      if (type < 1 || type > params_.molecule.types[kind])
+        throw InputError("md: a bonded term has type " + std::to_string(type) + ", outside 1.." +
+                         std::to_string(params_.molecule.types[kind]));
+    }
+  }
+  HostRows rows = host_rows(all, given.id);
+  bool same = rows.special_width == atoms_.special_width;
+  for (int kind = 0; kind < term_kinds; ++kind)
+    same = same && rows.term_width[kind] == atoms_.term_width[kind];
+  if (!same) {
+    for (int kind = 0; kind < term_kinds; ++kind) atoms_.term_width[kind] = rows.term_width[kind];
+    atoms_.special_width = rows.special_width;
+    atoms_.allocate(atoms_.capacity());
+  }
+  return rows;
 }
 
 // Checks the types and counts the atoms of each type over all ranks.
@@ -126,7 +171,7 @@ void MdSolver::count_atoms_and_tail_terms() {
   atoms_.total =
       static_cast<std::int64_t>(std::accumulate(all_counts.begin(), all_counts.end(), 0.0));
   tail_ = forces_.tail_terms(all_counts);
-  forces_.setup(atoms_, atoms_.total);
+  forces_.setup(atoms_, atoms_.total, decomposition_.comm());
 }
 
 HostParticles MdSolver::owned_particles() {
@@ -153,6 +198,17 @@ HostParticles MdSolver::owned_particles() {
   }
   out.id.assign(id.data(), id.data() + n);
   out.type.assign(type.data(), type.data() + n);
+  for (int kind = 0; kind < term_kinds; ++kind) {
+    out.topology.types[kind] = params_.molecule.types[kind];
+    const int width = atoms_.term_width[kind];
+    if (width == 0) continue;
+    const auto rows = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), atoms_.terms[kind]);
+    std::vector<std::int64_t> flat(std::size_t(n) * width);
+    for (int a = 0; a < n; ++a)
+      for (int c = 0; c < width; ++c) flat[std::size_t(a) * width + c] = rows(a, c);
+    append_first_atom_terms(static_cast<TermKind>(kind), out.id, flat, width,
+                            out.topology.terms[kind]);
+  }
   for (std::vector<double>* values : {&out.x, &out.v, &out.x_build}) values->resize(3 * n);
   out.image.resize(3 * n);
   for (int a = 0; a < n; ++a) {

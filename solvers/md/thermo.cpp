@@ -15,13 +15,19 @@ Thermo make_thermo(long step, const ThermoSums& sums, double natoms, double dof,
   t.step = step;
   t.temp = kernels::md::temperature_of(sums.mv2, dof, units);
   t.ke = t.temp * 0.5 * dof * units.boltz / per;
-  double pe = sums.energy;
+  double pair = sums.energy[Energy::vdwl] + sums.energy[Energy::coul] + sums.energy[Energy::kspace];
+  double molecular = 0.0;
+  for (int e = Energy::bond; e <= Energy::improper; ++e) molecular += sums.energy[e];
   double virial = sums.virial;
   if (tail != nullptr) {
-    pe += tail->etail / volume;
+    pair += tail->etail / volume;
     virial += 3.0 * tail->ptail * inv_volume;
   }
-  t.pe = pe / per;
+  for (int e = 0; e < Energy::terms; ++e) t.terms[e] = sums.energy[e] / per;
+  if (tail != nullptr) t.terms[Energy::vdwl] += tail->etail / volume / per;
+  t.e_pair = pair / per;
+  t.e_mol = molecular / per;
+  t.pe = (pair + molecular) / per;
   t.press = (dof * units.boltz * t.temp + virial) / 3.0 * inv_volume * units.nktv2p;
   t.msd = sums.squared_displacement / natoms;
   return t;
@@ -42,8 +48,8 @@ void ThermoLog::print(const Thermo& t) {
   if (rank_ != 0) return;
   if (header) write("Step Temp E_pair E_mol TotEng Press ");
   char line[160];
-  std::snprintf(line, sizeof line, "%8ld %12.8g %12.8g %12.8g %12.8g %12.8g ", t.step, t.temp, t.pe,
-                0.0, t.tot_eng(), t.press);
+  std::snprintf(line, sizeof line, "%8ld %12.8g %12.8g %12.8g %12.8g %12.8g ", t.step, t.temp,
+                t.e_pair, t.e_mol, t.tot_eng(), t.press);
   write(line);
 }
 

@@ -8,6 +8,7 @@
 
 #include "kernels/md/lj.hpp"
 #include "kernels/md/units.hpp"
+#include "solvers/md/force_field.hpp"
 
 #include <string>
 
@@ -20,18 +21,21 @@ namespace cb::md {
 struct Thermo {
   long step = 0;
   double temp = 0.0;
-  double ke = 0.0;     // per atom (lj) or total
-  double pe = 0.0;     // pair energy with tail correction, per atom (lj) or total
-  double press = 0.0;  // virial pressure (with tail correction)
-  double msd = 0.0;    // mean squared displacement (when enabled)
+  double ke = 0.0;      // per atom (lj) or total
+  double pe = 0.0;      // potential energy with tail correction, per atom (lj) or total
+  double e_pair = 0.0;  // van der Waals, Coulomb, k-space and tail (LAMMPS E_pair)
+  double e_mol = 0.0;   // bonded terms (LAMMPS E_mol)
+  double terms[Energy::terms] = {};  // each term, per atom (lj) or total
+  double press = 0.0;                // virial pressure (with tail correction)
+  double msd = 0.0;                  // mean squared displacement (when enabled)
   double tot_eng() const { return ke + pe; }
 };
 
 // Global sums over the atoms (after MPI_Allreduce).
 struct ThermoSums {
-  double mv2 = 0.0;     // sum m v^2
-  double energy = 0.0;  // potential energy
-  double virial = 0.0;  // sum r . f
+  double mv2 = 0.0;                   // sum m v^2
+  double energy[Energy::terms] = {};  // potential energy by term
+  double virial = 0.0;                // sum r . f
   double squared_displacement = 0.0;
 };
 

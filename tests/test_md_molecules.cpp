@@ -1,0 +1,274 @@
+// Molecules through the `cloudburst` program, against Debian's lmp run by the
+// test on the same input (skipped where lmp or lammps-examples is missing):
+// SPC/E water (HEAT/data.spce: bonds, angles, exclusions corrected in the
+// Ewald sum) term by term on 1 and 2 ranks and after 20 steps; the solvated
+// peptide (peptide/data.peptide: CHARMM's switched LJ, charmm angles with
+// Urey-Bradley, charmm dihedrals with 1-4 pairs, impropers) term by term on 1,
+// 2 and 4 ranks; a restart with topology bit for bit; molecular input errors.
+#include "bad_input.hpp"
+#include "cli_runner.hpp"
+#include "h5_read.hpp"
+
+#include <catch2/catch_test_macros.hpp>
+#include <catch2/matchers/catch_matchers_string.hpp>
+
+#include <cmath>
+#include <filesystem>
+#include <map>
+#include <sstream>
+
+using namespace cb::test;
+using Catch::Matchers::ContainsSubstring;
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::string examples = "/usr/share/lammps/examples/";
+
+bool lmp_with(const std::string& data_file) {
+  return fs::exists(data_file) && run_shell("command -v lmp").code == 0;
+}
+
+// lmp's thermo values in the first row after the last header of `input`
+// (thermo_style custom; the last `run`), by keyword.
+std::map<std::string, double> lmp_thermo(const std::string& dir, const std::string& input) {
+  write_text(dir + "/in.lmp", input);
+  const CliResult r = run_shell("cd " + dir + " && lmp -in in.lmp -log none -echo none");
+  INFO(r.output);
+  REQUIRE(r.code == 0);
+  std::istringstream lines(r.output);
+  std::string line, header, row;
+  std::string last_row;
+  while (std::getline(lines, line)) {
+    if (line.rfind("Step", 0) != 0) continue;
+    header = line;
+    std::getline(lines, last_row);
+  }
+  row = last_row;
+  std::istringstream names(header);
+  std::istringstream values(row);
+  std::map<std::string, double> thermo;
+  std::string name;
+  double value = 0.0;
+  while (names >> name && values >> value) thermo[name] = value;
+  REQUIRE(thermo.count("Step") == 1);
+  return thermo;
+}
+
+void check_relative(double ours, double reference, double tolerance, const std::string& what) {
+  INFO(what << ": cloudburst " << ours << ", lmp " << reference);
+  CHECK(std::abs(ours - reference) <= tolerance * std::abs(reference));
+}
+
+// SPC/E water from HEAT/data.spce with the Ewald sum at 1e-5, the cutoffs of
+// HEAT/in.spce.hex (LJ 11, Coulomb half the box), and bond and angle springs
+// away from the data file's rigid geometry (r0 1.05, theta0 104.52) so that
+// the bonded energies are not zero.
+const std::string spce_lmp = R"(units real
+atom_style full
+read_data /usr/share/lammps/examples/HEAT/data.spce
+pair_style lj/cut/coul/long 11.0 12.6314
+pair_coeff 2 2 0.15535 3.166
+pair_coeff 1 2 0.0 0.0
+pair_coeff 1 1 0.0 0.0
+pair_modify table 0
+kspace_style ewald 1.0e-5
+bond_style harmonic
+angle_style harmonic
+bond_coeff 1 450.0 1.05
+angle_coeff 1 55.0 104.52
+neighbor 2.0 bin
+thermo_style custom step pe evdwl ecoul elong ebond eangle press etotal
+thermo_modify format float %.15g
+)";
+
+const std::string spce_case = R"([run]
+solver = "md"
+case = "data_file"
+steps = 0
+
+[time]
+dt = 1.0
+
+[md]
+units = "real"
+atom_style = "full"
+data_file = "/usr/share/lammps/examples/HEAT/data.spce"
+
+[pair]
+style = "lj/cut/coul/long"
+cutoff = 11.0
+coulomb_cutoff = 12.6314
+coeff_1_1 = [0.0, 1.0]
+coeff_1_2 = [0.0, 1.0]
+coeff_2_2 = [0.15535, 3.166]
+
+[bonded]
+bond_style = "harmonic"
+angle_style = "harmonic"
+bond_coeff_1 = [450.0, 1.05]
+angle_coeff_1 = [55.0, 104.52]
+
+[neighbor]
+skin = 2.0
+
+[kspace]
+style = "ewald"
+accuracy = 1.0e-5
+
+[diagnostics]
+every_steps = 10
+)";
+
+// LAMMPS thermo keyword -> diagnostics.csv column.
+const std::map<std::string, std::string> columns = {
+    {"PotEng", "pe"},    {"E_vdwl", "evdwl"},   {"E_coul", "ecoul"},   {"E_long", "elong"},
+    {"E_bond", "ebond"}, {"E_angle", "eangle"}, {"E_dihed", "edihed"}, {"E_impro", "eimp"},
+    {"Press", "press"},  {"TotEng", "tot_eng"}};
+
+}  // namespace
+
+TEST_CASE("SPC/E water: every energy term and the pressure as lmp computes them",
+          "[md][validation][molecules]") {
+  const std::string data = examples + "HEAT/data.spce";
+  if (!lmp_with(data)) SKIP("lmp or lammps-examples (" + data + ") is not installed");
+  const std::string dir = make_temp_dir("cb_md_spce_");
+  const auto reference = lmp_thermo(dir, spce_lmp + "run 0\n");
+  write_text(dir + "/spce.toml", spce_case);
+  for (int ranks : {1, 2}) {
+    const std::string out = dir + "/np" + std::to_string(ranks);
+    const std::string args = "run " + dir + "/spce.toml --output-dir " + out;
+    const CliResult r = ranks == 1 ? run_cloudburst(args) : run_cloudburst_mpi(ranks, args);
+    INFO(r.output);
+    REQUIRE(r.code == 0);
+    CHECK_THAT(r.output, ContainsSubstring("g_ewald = 0.234029"));
+    for (const auto& [keyword, column] : columns) {
+      if (reference.count(keyword) == 0) continue;
+      // lmp prints 15 digits; the sums differ in order only.
+      check_relative(csv_column(out + "/diagnostics.csv", column).at(0), reference.at(keyword),
+                     1e-9, keyword + " on " + std::to_string(ranks) + " rank(s)");
+    }
+  }
+  // 20 steps of NVE (dt 1 fs) on 2 ranks: the trajectories agree.
+  const auto later = lmp_thermo(dir, spce_lmp + "fix 1 all nve\nrun 20 post no\n" +
+                                         "thermo_style custom step pe etotal press\nrun 0\n");
+  const std::string out = dir + "/np2_20";
+  const CliResult r = run_cloudburst_mpi(
+      2, "run " + dir + "/spce.toml --output-dir " + out + " --set run.steps=20");
+  INFO(r.output);
+  REQUIRE(r.code == 0);
+  const double pe = csv_column(out + "/diagnostics.csv", "pe").back();
+  check_relative(pe, later.at("PotEng"), 1e-7, "PotEng after 20 steps");
+  check_relative(csv_column(out + "/diagnostics.csv", "tot_eng").back(), later.at("TotEng"), 1e-7,
+                 "TotEng after 20 steps");
+  fs::remove_all(dir);
+}
+
+TEST_CASE("the solvated peptide as lmp computes it (in.peptide with Ewald)",
+          "[md][validation][molecules]") {
+  // in.peptide's force field (lj/charmm/coul/long 8/10, charmm angles and
+  // dihedrals with their weighted 1-4 pairs, harmonic bonds and impropers,
+  // special_bonds charmm) with kspace ewald 1e-4 in place of pppm; lmp with
+  // pair_modify table 0 (the erfc of coulomb.hpp).
+  const std::string data = examples + "peptide/data.peptide";
+  if (!lmp_with(data)) SKIP("lmp or lammps-examples (" + data + ") is not installed");
+  const std::string dir = make_temp_dir("cb_md_peptide_");
+  const auto reference = lmp_thermo(
+      dir,
+      "units real\natom_style full\npair_style lj/charmm/coul/long 8.0 10.0 10.0\n"
+      "pair_modify table 0\nbond_style harmonic\nangle_style charmm\n"
+      "dihedral_style charmm\nimproper_style harmonic\nkspace_style ewald 0.0001\n"
+      "read_data " +
+          data +
+          "\nneighbor 2.0 bin\n"
+          "thermo_style custom step pe evdwl ecoul elong ebond eangle edihed eimp press\n"
+          "thermo_modify format float %.15g\nrun 0\n");
+  write_text(dir + "/peptide.toml", R"([run]
+solver = "md"
+case = "data_file"
+steps = 0
+
+[md]
+units = "real"
+atom_style = "full"
+data_file = ")" + data + R"("
+
+[pair]
+style = "lj/charmm/coul/long"
+inner_cutoff = 8.0
+cutoff = 10.0
+
+[bonded]
+bond_style = "harmonic"
+angle_style = "charmm"
+dihedral_style = "charmm"
+improper_style = "harmonic"
+
+[special_bonds]
+preset = "charmm"
+
+[kspace]
+style = "ewald"
+accuracy = 1.0e-4
+
+[neighbor]
+skin = 2.0
+)");
+  for (int ranks : {1, 2, 4}) {
+    const std::string out = dir + "/np" + std::to_string(ranks);
+    const std::string args = "run " + dir + "/peptide.toml --output-dir " + out;
+    const CliResult r = ranks == 1 ? run_cloudburst(args) : run_cloudburst_mpi(ranks, args);
+    INFO(r.output);
+    REQUIRE(r.code == 0);
+    CHECK_THAT(r.output, ContainsSubstring("g_ewald = 0.25494425, kmax = 6 6 6, 462 k vectors"));
+    for (const auto& [keyword, column] : columns) {
+      if (reference.count(keyword) == 0) continue;
+      check_relative(csv_column(out + "/diagnostics.csv", column).at(0), reference.at(keyword),
+                     1e-9, keyword + " on " + std::to_string(ranks) + " rank(s)");
+    }
+  }
+  fs::remove_all(dir);
+}
+
+TEST_CASE("a molecular restart matches the uninterrupted run bit for bit",
+          "[md][restart][molecules]") {
+  const std::string data = examples + "HEAT/data.spce";
+  if (!fs::exists(data)) SKIP(data + " is not installed (lammps-examples)");
+  const std::string dir = make_temp_dir("cb_md_mol_restart_");
+  write_text(dir + "/spce.toml", spce_case);
+  const std::string run = "run " + dir + "/spce.toml --set run.steps=12 --output-dir ";
+  REQUIRE(run_cloudburst_mpi(2, run + dir + "/straight").code == 0);
+  REQUIRE(run_cloudburst_mpi(
+              2, "run " + dir + "/spce.toml --set run.steps=5 --output-dir " + dir + "/split")
+              .code == 0);
+  const CliResult rest = run_cloudburst_mpi(2, run + dir + "/split --restart auto");
+  INFO(rest.output);
+  REQUIRE(rest.code == 0);
+  const std::string end = "/checkpoints/chk_00000012.h5";
+  for (const char* name : {"/particles/x", "/particles/v"}) {
+    CHECK(read_field(dir + "/split" + end, name) == read_field(dir + "/straight" + end, name));
+  }
+  CHECK(csv_column(dir + "/split/diagnostics.csv", "pe").back() ==
+        csv_column(dir + "/straight/diagnostics.csv", "pe").back());
+  fs::remove_all(dir);
+}
+
+TEST_CASE("molecular input errors are named", "[md][input][molecules]") {
+  const std::string data = examples + "HEAT/data.spce";
+  if (!fs::exists(data)) SKIP(data + " is not installed (lammps-examples)");
+  const std::string dir = make_temp_dir("cb_md_mol_errors_");
+  check_bad_overrides(
+      dir, spce_case,
+      {{"a bond coefficient short of a number",
+        "--set 'bonded.bond_coeff_1=[450.0]'",
+        {"bond_coeff_1", "harmonic"}},
+       {"an unknown angle style", "--set bonded.angle_style=cosine", {"angle_style", "cosine"}},
+       {"a style for a kind the data file lacks",
+        "--set bonded.dihedral_style=charmm",
+        {"dihedral_style", "no dihedral types"}},
+       {"special factors twice",
+        "--set special_bonds.preset=amber --set 'special_bonds.lj=[0,0,1]'",
+        {"special_bonds", "both set the factors"}},
+       {"molecules without atom_style full", "--set md.atom_style=charge", {"data.spce", "full"}}});
+  fs::remove_all(dir);
+}

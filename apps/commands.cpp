@@ -276,6 +276,9 @@ int check_command(const RunArguments& args) {
   std::printf("# field memory: %.3f MiB per rank on %d rank(s)\n",
               c.solver.memory_bytes_per_rank(ranks) / 1048576.0, ranks);
   print_stop_condition(c.common.control, c.solver.initial_dt);
+  if (c.solver.describe) {
+    for (const std::string& line : c.solver.describe()) std::printf("# %s\n", line.c_str());
+  }
   return exit_ok;
 }
 

@@ -23,6 +23,9 @@ struct SolverCase {
   std::optional<double> initial_dt;             // when known before allocation (check's step count)
   std::vector<std::string> output_field_names;  // what [output] fields may name
   std::function<double(int ranks)> memory_bytes_per_rank;
+  // Optional: lines `cloudburst check` prints about the case (what the run will
+  // choose: units, styles, parameters).
+  std::function<std::vector<std::string>()> describe;
   // Builds the solver and its run I/O (collective).
   std::function<std::unique_ptr<io::SolverRun>(const io::RunSetup&)> create;
 };

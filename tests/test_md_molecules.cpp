@@ -126,6 +126,64 @@ const std::map<std::string, std::string> columns = {
     {"E_bond", "ebond"}, {"E_angle", "eangle"}, {"E_dihed", "edihed"}, {"E_impro", "eimp"},
     {"Press", "press"},  {"TotEng", "tot_eng"}};
 
+// in.peptide's force field with Ewald 1e-4 (LAMMPS's pppm replaced), `steps`
+// steps of NVE at 1 fs.
+std::string peptide_case(const std::string& data, int steps) {
+  return R"([run]
+solver = "md"
+case = "data_file"
+steps = )" +
+         std::to_string(steps) +
+         R"(
+
+[time]
+dt = 1.0
+
+[md]
+units = "real"
+atom_style = "full"
+data_file = ")" +
+         data + R"("
+
+[pair]
+style = "lj/charmm/coul/long"
+inner_cutoff = 8.0
+cutoff = 10.0
+
+[bonded]
+bond_style = "harmonic"
+angle_style = "charmm"
+dihedral_style = "charmm"
+improper_style = "harmonic"
+
+[special_bonds]
+preset = "charmm"
+
+[kspace]
+style = "ewald"
+accuracy = 1.0e-4
+
+[neighbor]
+skin = 2.0
+)";
+}
+
+// The lines of `text` after each "---- Step N ----- CPU" rule of thermo_style
+// multi (4 lines a block), keyed by step.
+std::map<long, std::string> multi_blocks(const std::string& text) {
+  std::map<long, std::string> blocks;
+  std::istringstream lines(text);
+  std::string line;
+  while (std::getline(lines, line)) {
+    if (line.rfind("---------------- Step", 0) != 0) continue;
+    const long step = std::stol(line.substr(21));
+    std::string block;
+    for (int k = 0; k < 4 && std::getline(lines, line); ++k) block += line + "\n";
+    blocks[step] = block;
+  }
+  return blocks;
+}
+
 }  // namespace
 
 TEST_CASE("SPC/E water: every energy term and the pressure as lmp computes them",
@@ -183,37 +241,7 @@ TEST_CASE("the solvated peptide as lmp computes it (in.peptide with Ewald)",
           "\nneighbor 2.0 bin\n"
           "thermo_style custom step pe evdwl ecoul elong ebond eangle edihed eimp press\n"
           "thermo_modify format float %.15g\nrun 0\n");
-  write_text(dir + "/peptide.toml", R"([run]
-solver = "md"
-case = "data_file"
-steps = 0
-
-[md]
-units = "real"
-atom_style = "full"
-data_file = ")" + data + R"("
-
-[pair]
-style = "lj/charmm/coul/long"
-inner_cutoff = 8.0
-cutoff = 10.0
-
-[bonded]
-bond_style = "harmonic"
-angle_style = "charmm"
-dihedral_style = "charmm"
-improper_style = "harmonic"
-
-[special_bonds]
-preset = "charmm"
-
-[kspace]
-style = "ewald"
-accuracy = 1.0e-4
-
-[neighbor]
-skin = 2.0
-)");
+  write_text(dir + "/peptide.toml", peptide_case(data, 0));
   for (int ranks : {1, 2, 4}) {
     const std::string out = dir + "/np" + std::to_string(ranks);
     const std::string args = "run " + dir + "/peptide.toml --output-dir " + out;
@@ -226,6 +254,34 @@ skin = 2.0
       check_relative(csv_column(out + "/diagnostics.csv", column).at(0), reference.at(keyword),
                      1e-9, keyword + " on " + std::to_string(ranks) + " rank(s)");
     }
+  }
+  fs::remove_all(dir);
+}
+
+TEST_CASE("the peptide's trajectory: 20 NVE steps in thermo_style multi, as lmp prints them",
+          "[md][validation][molecules]") {
+  // validation/md/in.peptide_bench (the same force field and Ewald 1e-4, NVE at
+  // 1 fs without SHAKE) in thermo_style multi: the blocks of steps 0, 10 and 20
+  // (after the CPU line) must be the same text, every printed digit, on 2 ranks.
+  const std::string data = examples + "peptide/data.peptide";
+  if (!lmp_with(data)) SKIP("lmp or lammps-examples (" + data + ") is not installed");
+  const std::string dir = make_temp_dir("cb_md_peptide_nve_");
+  const std::string bench = std::string(CLOUDBURST_SOURCE_DIR) + "/validation/md/in.peptide_bench";
+  const CliResult lmp =
+      run_shell("cd " + dir + " && lmp -in " + bench +
+                " -var steps 20 -var thermo_style multi -var thermo_every 10" + " -log none");
+  INFO(lmp.output);
+  REQUIRE(lmp.code == 0);
+  write_text(dir + "/peptide.toml", peptide_case(data, 20));
+  const CliResult r =
+      run_cloudburst_mpi(2, "run " + dir + "/peptide.toml --output-dir " + dir +
+                                "/out --set thermo.style=multi" + " --set thermo.every_steps=10");
+  INFO(r.output);
+  REQUIRE(r.code == 0);
+  const auto ours = multi_blocks(r.output), theirs = multi_blocks(lmp.output);
+  for (long step : {0L, 10L, 20L}) {
+    REQUIRE(theirs.count(step) == 1);
+    CHECK(ours.at(step) == theirs.at(step));
   }
   fs::remove_all(dir);
 }
@@ -253,10 +309,21 @@ TEST_CASE("a molecular restart matches the uninterrupted run bit for bit",
   fs::remove_all(dir);
 }
 
-TEST_CASE("molecular input errors are named", "[md][input][molecules]") {
+TEST_CASE("molecular input errors are named; check describes the case",
+          "[md][input][molecules]") {
   const std::string data = examples + "HEAT/data.spce";
   if (!fs::exists(data)) SKIP(data + " is not installed (lammps-examples)");
   const std::string dir = make_temp_dir("cb_md_mol_errors_");
+  write_text(dir + "/spce.toml", spce_case);
+  const CliResult check = run_cloudburst("check " + dir + "/spce.toml");
+  INFO(check.output);
+  CHECK(check.code == 0);
+  CHECK_THAT(check.output, ContainsSubstring("# md: units real") &&
+                               ContainsSubstring("atom_style full") &&
+                               ContainsSubstring("# atoms: 3072 of 2 types") &&
+                               ContainsSubstring("2048 bonds (harmonic), 1024 angles (harmonic)") &&
+                               ContainsSubstring("special_bonds lj 0 0 0, coul 0 0 0") &&
+                               ContainsSubstring("g_ewald = 0.234029, kmax = 6 6 11"));
   check_bad_overrides(
       dir, spce_case,
       {{"a bond coefficient short of a number",

@@ -19,6 +19,7 @@ class BondedForce : public ForceTerm {
 
   void add_forces(Atoms& atoms, const NeighborList& list) override;
   EnergyVirial energy_virial(const Atoms& atoms, const NeighborList& list) override;
+  Part part() const override { return Part::bonded; }
   void add_per_atom_energy(const Atoms& atoms, const NeighborList& list,
                            const Vec3View& out) override;
   // After ghosts were rebuilt: the id map; throws RunError when a partner of

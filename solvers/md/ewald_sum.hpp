@@ -32,6 +32,7 @@ class EwaldSum : public ForceTerm {
 
   void add_forces(Atoms& atoms, const NeighborList& list) override;
   EnergyVirial energy_virial(const Atoms& atoms, const NeighborList& list) override;
+  Part part() const override { return Part::kspace; }
   void add_per_atom_energy(const Atoms&, const NeighborList&, const Vec3View&) override {}
 
   int vectors() const { return nk_; }

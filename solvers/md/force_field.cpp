@@ -76,6 +76,15 @@ void ForceField::compute(Atoms& atoms, const NeighborList& list) {
   for (const auto& term : terms_) term->add_forces(atoms, list);
 }
 
+void ForceField::compute(Atoms& atoms, const NeighborList& list, PartTimers& timers) {
+  timers.start();
+  Kokkos::deep_copy(atoms.f, 0.0);
+  for (const auto& term : terms_) {
+    term->add_forces(atoms, list);
+    timers.charge(term->part());
+  }
+}
+
 EnergyVirial ForceField::energy_virial(const Atoms& atoms, const NeighborList& list) {
   EnergyVirial sum;
   for (const auto& term : terms_) {

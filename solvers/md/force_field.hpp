@@ -7,6 +7,7 @@
 #include "kernels/md/lj.hpp"
 #include "solvers/md/neighbor.hpp"
 #include "solvers/md/params.hpp"
+#include "solvers/md/part_timers.hpp"
 
 #include <mpi.h>
 
@@ -36,6 +37,8 @@ struct EnergyVirial {
 class ForceTerm {
  public:
   virtual ~ForceTerm() = default;
+  // The timer part this term's forces are charged to (part_timers.hpp).
+  virtual Part part() const { return Part::pair; }
   // Adds the forces on owned atoms (with a half list also on ghosts) to atoms.f.
   virtual void add_forces(Atoms& atoms, const NeighborList& list) = 0;
   // This rank's share of the energy and virial.
@@ -81,6 +84,8 @@ class ForceField {
   // f = the sum of every term's forces on owned atoms and, with a half list,
   // on ghosts (the caller reverse-communicates those).
   void compute(Atoms& atoms, const NeighborList& list);
+  // compute() with each term's time charged to its part.
+  void compute(Atoms& atoms, const NeighborList& list, PartTimers& timers);
   EnergyVirial energy_virial(const Atoms& atoms, const NeighborList& list);
   // out(:, 0) = each atom's share of the energy (ghost shares as compute()).
   void per_atom_energy(const Atoms& atoms, const NeighborList& list, const Vec3View& out);

@@ -19,6 +19,7 @@ SolverModule module() {
     c.initial_dt = params.dt;
     c.output_field_names = io::particle_output_names(per_atom_names());
     c.memory_bytes_per_rank = [params](int ranks) { return memory_bytes(params, ranks); };
+    c.describe = [params] { return describe(params); };
     c.create = [params, output](const io::RunSetup& setup) {
       return io::make_particle_run(
           std::make_unique<MdSolver>(params, setup.decomposition, setup.context), setup, output);

@@ -107,6 +107,7 @@ struct Params {
   double dt = 0.005;
   long steps = 0;  // [run] steps (0 when the run ends by time)
   long thermo_every = 0;
+  bool thermo_multi = false;  // [thermo] style = "multi" (LAMMPS thermo_style multi)
   ThermostatParams thermostat;
   ComputeParams compute;
 
@@ -129,6 +130,10 @@ void check_charmm_weights(io::CaseFile& file, const Params& p);
 // Refuses a rank grid whose sub-boxes are thinner than cutoff + skin along some
 // axis (ghost atoms come from the nearest neighbour only). Throws InputError.
 void check_decomposition(const Params& params, const Int3& dims);
+
+// Lines `cloudburst check` prints: units, atoms and topology, styles, k-space
+// parameters (describe.cpp).
+std::vector<std::string> describe(const Params& params);
 
 // Bytes of atom data per rank (for `cloudburst check`).
 double memory_bytes(const Params& params, int ranks);

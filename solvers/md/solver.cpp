@@ -22,7 +22,8 @@ MdSolver::MdSolver(const Params& params, const Decomposition& decomposition,
       forces_(params, decomposition.comm()),
       thermostat_(params.thermostat, decomposition.comm()),
       rdf_(params.compute),
-      thermo_log_(params.thermo_every, params.steps, decomposition.rank()) {
+      thermo_log_(params.thermo_every, params.steps, decomposition.rank(),
+                  params.thermo_multi ? ThermoLog::Style::multi : ThermoLog::Style::one) {
   check_decomposition(params_, decomposition.dims());
   atoms_.charged = params_.atom_style != AtomStyle::atomic;
   atoms_.allocate(1024);
@@ -75,17 +76,22 @@ void MdSolver::step(double /*time*/, double dt, PhaseTimer& timer) {
   schedule_.advance();
   {
     ScopedPhase comm(timer, Phase::halo, "md::comm");
+    parts_.start();
     if (schedule_.due(atoms_)) {
       rebuild(true);
       schedule_.built(atoms_);
+      parts_.charge(Part::neighbor);
     } else {
       comm_.forward(atoms_);
+      parts_.charge(Part::comm);
     }
   }
-  forces_.compute(atoms_, list_);
+  forces_.compute(atoms_, list_, parts_);
   if (list_.half()) {
     ScopedPhase comm(timer, Phase::halo, "md::reverse_comm");
+    parts_.start();
     comm_.reverse(atoms_, atoms_.f);
+    parts_.charge(Part::comm);
   }
   ++step_;
   integrate_final(atoms_, masses_, dt, params_.units.ftm2v);
@@ -139,6 +145,7 @@ std::vector<std::string> MdSolver::summary_lines() {
       rdf_.summary_lines(decomposition_.comm(), static_cast<double>(atoms_.total), local_.volume());
   const std::string kspace = forces_.kspace_summary();
   if (!kspace.empty()) lines.insert(lines.begin(), kspace);
+  lines.push_back(parts_.summary(decomposition_.comm()));
   return lines;
 }
 

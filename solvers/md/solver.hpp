@@ -93,6 +93,7 @@ class MdSolver : public ParticleSolver {
   kernels::md::TailTerms tail_;  // E += etail / V, P += ptail / V^2
   Vec3View per_atom_output_;     // pe or ke per atom (component 0)
   OrderedSum sums_;              // thermo and MSD sums, thread-count independent
+  PartTimers parts_;             // time by part of the step (run summary)
   long step_ = 0;
   std::optional<Thermo> cached_;  // thermo() of the current step
 };

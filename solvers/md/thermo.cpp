@@ -2,8 +2,12 @@
 
 #include "core/log.hpp"
 
+#include <mpi.h>
+
 #include <cstdio>
 #include <iostream>
+#include <iterator>
+#include <utility>
 
 namespace cb::md {
 
@@ -33,8 +37,8 @@ Thermo make_thermo(long step, const ThermoSums& sums, double natoms, double dof,
   return t;
 }
 
-ThermoLog::ThermoLog(long every, long last_step, int rank)
-    : every_(every), last_step_(last_step), rank_(rank) {}
+ThermoLog::ThermoLog(long every, long last_step, int rank, Style style)
+    : every_(every), last_step_(last_step), rank_(rank), style_(style), started_(MPI_Wtime()) {}
 
 bool ThermoLog::due(long step, bool start) const {
   const bool due = start || (every_ > 0 && step % every_ == 0) || step == last_step_;
@@ -42,6 +46,10 @@ bool ThermoLog::due(long step, bool start) const {
 }
 
 void ThermoLog::print(const Thermo& t) {
+  if (style_ == Style::multi) {
+    print_multi(t);
+    return;
+  }
   printed_ = t.step;
   const bool header = !header_printed_;
   header_printed_ = true;
@@ -51,6 +59,38 @@ void ThermoLog::print(const Thermo& t) {
   std::snprintf(line, sizeof line, "%8ld %12.8g %12.8g %12.8g %12.8g %12.8g ", t.step, t.temp,
                 t.e_pair, t.e_mol, t.tot_eng(), t.press);
   write(line);
+}
+
+void ThermoLog::print_multi(const Thermo& t) {
+  printed_ = t.step;
+  header_printed_ = true;
+  if (rank_ != 0) return;
+  char line[160];
+  std::snprintf(line, sizeof line,
+                "---------------- Step %8ld ----- CPU = %11.4f (sec) ----------------", t.step,
+                MPI_Wtime() - started_);
+  write(line);
+  const std::pair<const char*, double> values[] = {{"TotEng", t.tot_eng()},
+                                                   {"KinEng", t.ke},
+                                                   {"Temp", t.temp},
+                                                   {"PotEng", t.pe},
+                                                   {"E_bond", t.terms[Energy::bond]},
+                                                   {"E_angle", t.terms[Energy::angle]},
+                                                   {"E_dihed", t.terms[Energy::dihedral]},
+                                                   {"E_impro", t.terms[Energy::improper]},
+                                                   {"E_vdwl", t.terms[Energy::vdwl]},
+                                                   {"E_coul", t.terms[Energy::coul]},
+                                                   {"E_long", t.terms[Energy::kspace]},
+                                                   {"Press", t.press}};
+  std::string text;
+  for (std::size_t k = 0; k < std::size(values); ++k) {
+    std::snprintf(line, sizeof line, "%-8s = %14.4f ", values[k].first, values[k].second);
+    text += line;
+    if (k % 3 == 2) {
+      write(text);
+      text.clear();
+    }
+  }
 }
 
 void ThermoLog::reset() {

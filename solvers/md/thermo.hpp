@@ -44,12 +44,16 @@ struct ThermoSums {
 Thermo make_thermo(long step, const ThermoSums& sums, double natoms, double dof, double volume,
                    const kernels::md::TailTerms* tail, const kernels::md::Units& units);
 
-// Thermo rows on rank 0, through the run's log (else standard output), in the
-// layout of LAMMPS thermo_style one as Debian's LAMMPS 20220106 prints it:
-// "%8d" and "%12.8g", each followed by a space; the header before the first.
+// Thermo output on rank 0, through the run's log (else standard output), in
+// the layouts of Debian's LAMMPS (29 Sep 2021): thermo_style one, rows of
+// "%8d" and "%12.8g" each followed by a space, the header before the first;
+// or thermo_style multi, a block per step with every energy term ("%-8s =
+// %14.4f ", three to a line) under a "Step ... CPU = ..." rule, CPU being
+// the wall time since the log was made.
 class ThermoLog {
  public:
-  ThermoLog(long every, long last_step, int rank);
+  enum class Style { one, multi };
+  ThermoLog(long every, long last_step, int rank, Style style = Style::one);
   void attach(Log* log) { log_ = log; }
 
   bool header_printed() const { return header_printed_; }
@@ -63,8 +67,12 @@ class ThermoLog {
  private:
   void write(const std::string& text);
 
+  void print_multi(const Thermo& thermo);
+
   long every_, last_step_;
   int rank_;
+  Style style_;
+  double started_ = 0.0;
   long printed_ = -1;
   bool header_printed_ = false;
   Log* log_ = nullptr;

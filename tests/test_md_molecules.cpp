@@ -309,8 +309,7 @@ TEST_CASE("a molecular restart matches the uninterrupted run bit for bit",
   fs::remove_all(dir);
 }
 
-TEST_CASE("molecular input errors are named; check describes the case",
-          "[md][input][molecules]") {
+TEST_CASE("molecular input errors are named; check describes the case", "[md][input][molecules]") {
   const std::string data = examples + "HEAT/data.spce";
   if (!fs::exists(data)) SKIP(data + " is not installed (lammps-examples)");
   const std::string dir = make_temp_dir("cb_md_mol_errors_");

@@ -65,15 +65,7 @@ KOKKOS_INLINE_FUNCTION double lj_charmm_coul_long_fpair(double rsq, const LjCoef
                                                         double qqrd2e_qi, double qj,
                                                         const SpecialFactor& s) {
   const double r2inv = 1.0 / rsq;
-  double forcecoul = 0.0;
-  if (rsq < coul.cutsq) {
-    const double r = cb::math::sqrt(rsq);
-    const double grij = coul.g_ewald * r;
-    const ScreenedCoulomb sc = screened_coulomb(grij);
-    const double prefactor = qqrd2e_qi * qj / r;
-    forcecoul = prefactor * (sc.erfc + ewald_f * grij * sc.expm2);
-    if (s.coul < 1.0) forcecoul -= (1.0 - s.coul) * prefactor;
-  }
+  const double forcecoul = coul_long_forcecoul(rsq, coul, qqrd2e_qi, qj, s);
   return (forcecoul + s.lj * charmm_forcelj(rsq, r2inv, c, sw)) * r2inv;
 }
 

@@ -54,22 +54,27 @@ struct SpecialFactor {
   double lj = 1.0, coul = 1.0;
 };
 
-// -(dE/dr)/r of a lj/cut/coul/long pair at rsq < max(rc_LJ, rc_coul)^2. A
-// special pair's Coulomb loses (1 - factor) of the full 1/r term, k-space
-// having counted all of it (PairLJCutCoulLong::compute).
+// The real-space Coulomb force times r of a coul/long pair (LAMMPS's
+// forcecoul; zero beyond rc_coul). A special pair loses (1 - factor) of the
+// full 1/r term, k-space having counted all of it (PairLJCutCoulLong::compute).
+KOKKOS_INLINE_FUNCTION double coul_long_forcecoul(double rsq, const CoulCut& coul, double qqrd2e_qi,
+                                                  double qj, const SpecialFactor& s) {
+  if (rsq >= coul.cutsq) return 0.0;
+  const double r = cb::math::sqrt(rsq);
+  const double grij = coul.g_ewald * r;
+  const ScreenedCoulomb sc = screened_coulomb(grij);
+  const double prefactor = qqrd2e_qi * qj / r;
+  double forcecoul = prefactor * (sc.erfc + ewald_f * grij * sc.expm2);
+  if (s.coul < 1.0) forcecoul -= (1.0 - s.coul) * prefactor;
+  return forcecoul;
+}
+
+// -(dE/dr)/r of a lj/cut/coul/long pair at rsq < max(rc_LJ, rc_coul)^2.
 KOKKOS_INLINE_FUNCTION double lj_coul_long_fpair(double rsq, const LjCoeff& c, const CoulCut& coul,
                                                  double qqrd2e_qi, double qj,
                                                  const SpecialFactor& s = {}) {
   const double r2inv = 1.0 / rsq;
-  double forcecoul = 0.0;
-  if (rsq < coul.cutsq) {
-    const double r = cb::math::sqrt(rsq);
-    const double grij = coul.g_ewald * r;
-    const ScreenedCoulomb sc = screened_coulomb(grij);
-    const double prefactor = qqrd2e_qi * qj / r;
-    forcecoul = prefactor * (sc.erfc + ewald_f * grij * sc.expm2);
-    if (s.coul < 1.0) forcecoul -= (1.0 - s.coul) * prefactor;
-  }
+  const double forcecoul = coul_long_forcecoul(rsq, coul, qqrd2e_qi, qj, s);
   return (forcecoul + s.lj * lj_forcelj(rsq, r2inv, c)) * r2inv;
 }
 

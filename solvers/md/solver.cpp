@@ -19,7 +19,7 @@ MdSolver::MdSolver(const Params& params, const Decomposition& decomposition,
       comm_(decomposition, local_, params.neighbor_cutoff(), context.comm),
       list_(params.neighbor_cutoff(), params.list == ListKind::half, special_rule(params)),
       schedule_(params, decomposition.comm()),
-      forces_(params, decomposition.comm()),
+      forces_(params, decomposition.comm(), MeshContext{&decomposition, local_, context.comm}),
       thermostat_(params.thermostat, decomposition.comm()),
       rdf_(params.compute),
       thermo_log_(params.thermo_every, params.steps, decomposition.rank()) {

@@ -13,7 +13,7 @@
 // The assignment gathers instead of scattering: owned atoms are sorted by
 // their stencil centre (counting sort, then index order within a centre) and
 // each mesh point sums its atoms in that fixed order, so the forces are the
-// same bits on every thread count and backend (no atomics on the mesh).
+// same bits on every thread count (no atomics on the mesh).
 // Parameters (g, mesh) come from the atoms at setup, nothing is checkpointed.
 // The per-atom energy output (pe) leaves this part out.
 #pragma once

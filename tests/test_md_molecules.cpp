@@ -4,7 +4,8 @@
 // Ewald sum) term by term on 1 and 2 ranks and after 20 steps; the solvated
 // peptide (peptide/data.peptide: CHARMM's switched LJ, charmm angles with
 // Urey-Bradley, charmm dihedrals with 1-4 pairs, impropers) term by term on 1,
-// 2 and 4 ranks; a restart with topology bit for bit; molecular input errors.
+// 2 and 4 ranks, with Ewald and with PPPM (SPC/E with PPPM too); a restart
+// with topology bit for bit; molecular input errors.
 #include "bad_input.hpp"
 #include "cli_runner.hpp"
 #include "h5_read.hpp"
@@ -16,6 +17,8 @@
 #include <filesystem>
 #include <map>
 #include <sstream>
+#include <string>
+#include <vector>
 
 using namespace cb::test;
 using Catch::Matchers::ContainsSubstring;
@@ -126,48 +129,6 @@ const std::map<std::string, std::string> columns = {
     {"E_bond", "ebond"}, {"E_angle", "eangle"}, {"E_dihed", "edihed"}, {"E_impro", "eimp"},
     {"Press", "press"},  {"TotEng", "tot_eng"}};
 
-// in.peptide's force field with Ewald 1e-4 (LAMMPS's pppm replaced), `steps`
-// steps of NVE at 1 fs.
-std::string peptide_case(const std::string& data, int steps) {
-  return R"([run]
-solver = "md"
-case = "data_file"
-steps = )" +
-         std::to_string(steps) +
-         R"(
-
-[time]
-dt = 1.0
-
-[md]
-units = "real"
-atom_style = "full"
-data_file = ")" +
-         data + R"("
-
-[pair]
-style = "lj/charmm/coul/long"
-inner_cutoff = 8.0
-cutoff = 10.0
-
-[bonded]
-bond_style = "harmonic"
-angle_style = "charmm"
-dihedral_style = "charmm"
-improper_style = "harmonic"
-
-[special_bonds]
-preset = "charmm"
-
-[kspace]
-style = "ewald"
-accuracy = 1.0e-4
-
-[neighbor]
-skin = 2.0
-)";
-}
-
 // The lines of `text` after each "---- Step N ----- CPU" rule of thermo_style
 // multi (4 lines a block), keyed by step.
 std::map<long, std::string> multi_blocks(const std::string& text) {
@@ -207,54 +168,153 @@ TEST_CASE("SPC/E water: every energy term and the pressure as lmp computes them"
                      1e-9, keyword + " on " + std::to_string(ranks) + " rank(s)");
     }
   }
-  // 20 steps of NVE (dt 1 fs) on 2 ranks: the trajectories agree.
-  const auto later = lmp_thermo(dir, spce_lmp + "fix 1 all nve\nrun 20 post no\n" +
-                                         "thermo_style custom step pe etotal press\nrun 0\n");
-  const std::string out = dir + "/np2_20";
-  const CliResult r = run_cloudburst_mpi(
-      2, "run " + dir + "/spce.toml --output-dir " + out + " --set run.steps=20");
-  INFO(r.output);
-  REQUIRE(r.code == 0);
-  const double pe = csv_column(out + "/diagnostics.csv", "pe").back();
-  check_relative(pe, later.at("PotEng"), 1e-7, "PotEng after 20 steps");
-  check_relative(csv_column(out + "/diagnostics.csv", "tot_eng").back(), later.at("TotEng"), 1e-7,
-                 "TotEng after 20 steps");
   fs::remove_all(dir);
 }
 
-TEST_CASE("the solvated peptide as lmp computes it (in.peptide with Ewald)",
-          "[md][validation][molecules]") {
-  // in.peptide's force field (lj/charmm/coul/long 8/10, charmm angles and
-  // dihedrals with their weighted 1-4 pairs, harmonic bonds and impropers,
-  // special_bonds charmm) with kspace ewald 1e-4 in place of pppm; lmp with
-  // pair_modify table 0 (the erfc of coulomb.hpp).
-  const std::string data = examples + "peptide/data.peptide";
-  if (!lmp_with(data)) SKIP("lmp or lammps-examples (" + data + ") is not installed");
-  const std::string dir = make_temp_dir("cb_md_peptide_");
-  const auto reference = lmp_thermo(
-      dir,
-      "units real\natom_style full\npair_style lj/charmm/coul/long 8.0 10.0 10.0\n"
-      "pair_modify table 0\nbond_style harmonic\nangle_style charmm\n"
-      "dihedral_style charmm\nimproper_style harmonic\nkspace_style ewald 0.0001\n"
-      "read_data " +
-          data +
-          "\nneighbor 2.0 bin\n"
-          "thermo_style custom step pe evdwl ecoul elong ebond eangle edihed eimp press\n"
-          "thermo_modify format float %.15g\nrun 0\n");
-  write_text(dir + "/peptide.toml", peptide_case(data, 0));
-  for (int ranks : {1, 2, 4}) {
+namespace {
+
+// in.peptide's force field (lj/charmm/coul/long 8/10, charmm angles and
+// dihedrals with their weighted 1-4 pairs, harmonic bonds and impropers,
+// special_bonds charmm) with `kspace` (an lmp kspace_style line) and lmp's
+// pair_modify table 0 (the erfc of coulomb.hpp).
+std::string peptide_lmp(const std::string& data, const std::string& kspace) {
+  return "units real\natom_style full\npair_style lj/charmm/coul/long 8.0 10.0 10.0\n"
+         "pair_modify table 0\nbond_style harmonic\nangle_style charmm\n"
+         "dihedral_style charmm\nimproper_style harmonic\n" +
+         kspace + "\nread_data " + data +
+         "\nneighbor 2.0 bin\n"
+         "thermo_style custom step pe evdwl ecoul elong ebond eangle edihed eimp press\n"
+         "thermo_modify format float %.15g\nrun 0\n";
+}
+
+// The same as a case file; `kspace` the body of its [kspace] section; `steps`
+// steps of NVE at 1 fs.
+std::string peptide_case(const std::string& data, const std::string& kspace, int steps = 0) {
+  return R"([run]
+solver = "md"
+case = "data_file"
+steps = )" +
+         std::to_string(steps) +
+         R"(
+
+[time]
+dt = 1.0
+
+[md]
+units = "real"
+atom_style = "full"
+data_file = ")" +
+         data + R"("
+
+[pair]
+style = "lj/charmm/coul/long"
+inner_cutoff = 8.0
+cutoff = 10.0
+
+[bonded]
+bond_style = "harmonic"
+angle_style = "charmm"
+dihedral_style = "charmm"
+improper_style = "harmonic"
+
+[special_bonds]
+preset = "charmm"
+
+[kspace]
+)" + kspace +
+         R"(
+[neighbor]
+skin = 2.0
+)";
+}
+
+// Runs `case_text` on each rank count and checks every thermo term of
+// diagnostics.csv's first row against lmp's within `tolerance` (relative),
+// and that the output says `summary`.
+void check_against_lmp(const std::string& dir, const std::string& case_text,
+                       const std::map<std::string, double>& reference,
+                       const std::vector<int>& rank_counts, const std::string& summary,
+                       double tolerance) {
+  write_text(dir + "/case.toml", case_text);
+  for (int ranks : rank_counts) {
     const std::string out = dir + "/np" + std::to_string(ranks);
-    const std::string args = "run " + dir + "/peptide.toml --output-dir " + out;
+    const std::string args = "run " + dir + "/case.toml --output-dir " + out;
     const CliResult r = ranks == 1 ? run_cloudburst(args) : run_cloudburst_mpi(ranks, args);
     INFO(r.output);
     REQUIRE(r.code == 0);
-    CHECK_THAT(r.output, ContainsSubstring("g_ewald = 0.25494425, kmax = 6 6 6, 462 k vectors"));
+    CHECK_THAT(r.output, ContainsSubstring(summary));
     for (const auto& [keyword, column] : columns) {
       if (reference.count(keyword) == 0) continue;
       check_relative(csv_column(out + "/diagnostics.csv", column).at(0), reference.at(keyword),
-                     1e-9, keyword + " on " + std::to_string(ranks) + " rank(s)");
+                     tolerance, keyword + " on " + std::to_string(ranks) + " rank(s)");
     }
   }
+}
+
+}  // namespace
+
+TEST_CASE("the solvated peptide as lmp computes it (in.peptide with Ewald)",
+          "[md][validation][molecules]") {
+  // kspace ewald 1e-4 in place of in.peptide's pppm.
+  const std::string data = examples + "peptide/data.peptide";
+  if (!lmp_with(data)) SKIP("lmp or lammps-examples (" + data + ") is not installed");
+  const std::string dir = make_temp_dir("cb_md_peptide_");
+  const auto reference = lmp_thermo(dir, peptide_lmp(data, "kspace_style ewald 0.0001"));
+  check_against_lmp(dir, peptide_case(data, "style = \"ewald\"\naccuracy = 1.0e-4\n"), reference,
+                    {1, 2, 4}, "g_ewald = 0.25494425, kmax = 6 6 6, 462 k vectors", 1e-9);
+  fs::remove_all(dir);
+}
+
+TEST_CASE("the solvated peptide with PPPM as lmp computes it (in.peptide)",
+          "[md][validation][molecules][pppm]") {
+  // in.peptide's kspace_style pppm 0.0001: lmp chooses G = 0.26872465 and a
+  // 15^3 mesh. Every term within 1e-9 relative (measured on 1, 2 and 4
+  // ranks: 2.5e-14 at worst, E_long 2.4e-15, Press 1.3e-15; the sums differ
+  // from LAMMPS's in order only).
+  const std::string data = examples + "peptide/data.peptide";
+  if (!lmp_with(data)) SKIP("lmp or lammps-examples (" + data + ") is not installed");
+  const std::string dir = make_temp_dir("cb_md_peptide_pppm_");
+  const auto reference = lmp_thermo(dir, peptide_lmp(data, "kspace_style pppm 0.0001"));
+  check_against_lmp(dir, peptide_case(data, "style = \"pppm\"\naccuracy = 1.0e-4\n"), reference,
+                    {1, 2, 4},
+                    "kspace pppm: g_ewald = 0.26872465, grid = 15 15 15, order 5, estimated "
+                    "relative force accuracy 6.872429e-05",
+                    1e-9);
+  fs::remove_all(dir);
+}
+
+TEST_CASE("SPC/E water with PPPM: every term as lmp computes it, and after 20 steps",
+          "[md][validation][molecules][pppm]") {
+  // The SPC/E case above with kspace_style pppm 1.0e-5 (G = 0.23983512, an
+  // 18 x 18 x 30 mesh). Measured: 1.2e-13 relative at step 0, 5e-14 after 20
+  // steps of NVE (the forces agree as closely).
+  const std::string data = examples + "HEAT/data.spce";
+  if (!lmp_with(data)) SKIP("lmp or lammps-examples (" + data + ") is not installed");
+  const std::string dir = make_temp_dir("cb_md_spce_pppm_");
+  auto to_pppm = [](std::string text, const std::string& from, const std::string& to) {
+    text.replace(text.find(from), from.size(), to);
+    return text;
+  };
+  const std::string lmp_input =
+      to_pppm(spce_lmp, "kspace_style ewald 1.0e-5", "kspace_style pppm 1.0e-5");
+  const std::string case_text = to_pppm(spce_case, "style = \"ewald\"", "style = \"pppm\"");
+  const auto reference = lmp_thermo(dir, lmp_input + "run 0\n");
+  check_against_lmp(dir, case_text, reference, {1, 2},
+                    "kspace pppm: g_ewald = 0.23983512, grid = 18 18 30, order 5", 1e-9);
+  const auto later = lmp_thermo(dir, lmp_input + "fix 1 all nve\nrun 20 post no\n" +
+                                         "thermo_style custom step pe etotal press\n" +
+                                         "thermo_modify format float %.15g\nrun 0\n");
+  const std::string out = dir + "/np2_20";
+  const CliResult r = run_cloudburst_mpi(
+      2, "run " + dir + "/case.toml --output-dir " + out + " --set run.steps=20");
+  INFO(r.output);
+  REQUIRE(r.code == 0);
+  check_relative(csv_column(out + "/diagnostics.csv", "pe").back(), later.at("PotEng"), 1e-9,
+                 "PotEng after 20 steps");
+  check_relative(csv_column(out + "/diagnostics.csv", "tot_eng").back(), later.at("TotEng"), 1e-9,
+                 "TotEng after 20 steps");
+  check_relative(csv_column(out + "/diagnostics.csv", "press").back(), later.at("Press"), 1e-9,
+                 "Press after 20 steps");
   fs::remove_all(dir);
 }
 
@@ -272,7 +332,8 @@ TEST_CASE("the peptide's trajectory: 20 NVE steps in thermo_style multi, as lmp 
                 " -var steps 20 -var thermo_style multi -var thermo_every 10" + " -log none");
   INFO(lmp.output);
   REQUIRE(lmp.code == 0);
-  write_text(dir + "/peptide.toml", peptide_case(data, 20));
+  write_text(dir + "/peptide.toml",
+             peptide_case(data, "style = \"ewald\"\naccuracy = 1.0e-4\n", 20));
   const CliResult r =
       run_cloudburst_mpi(2, "run " + dir + "/peptide.toml --output-dir " + dir +
                                 "/out --set thermo.style=multi" + " --set thermo.every_steps=10");

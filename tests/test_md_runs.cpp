@@ -1,7 +1,8 @@
 // Whole MD runs through the `cloudburst` program: the LAMMPS
 // bench/in.lj and examples/melt thermo reproduced from the case files on 1, 2
 // and 4 ranks, NVE energy conservation, restart equivalence, and a
-// decomposition thinner than cutoff + skin refused.
+// decomposition thinner than cutoff + skin refused; charged ions with the cut
+// Coulomb, Ewald and PPPM sums against LAMMPS's rows.
 #include "bad_input.hpp"
 #include "cli_runner.hpp"
 #include "h5_read.hpp"
@@ -202,6 +203,69 @@ TEST_CASE("LAMMPS lj/cut/coul/long + kspace ewald: the same g, k vectors and the
   CHECK(thermo_row(r.output, 0) == "1400 -96602.562 0 -92433.601 17755.506");
   CHECK(thermo_row(r.output, 50) == "556.76306 -94093.192 0 -92435.247 41641.212");
   CHECK(thermo_row(r.output, 100) == "733.79246 -94619.894 0 -92434.786 38190.115");
+  fs::remove_all(dir);
+}
+
+TEST_CASE("LAMMPS lj/cut/coul/long + kspace pppm: the same g, mesh and thermo on 1 and 4 ranks",
+          "[md][validation][charges][pppm]") {
+  // Reference: cases/md/salt_pppm.toml's input run by Debian's lmp (rows at
+  // %.15g in the case header). The sums differ from LAMMPS's in order only
+  // (FFT, charge assignment, ghost-point sums): measured 3e-13 relative at
+  // worst over these 50 steps, on either rank count.
+  const std::string dir = make_temp_dir("cb_md_pppm_");
+  const double lmp[2][5] = {
+      {1400, -96602.6638383306, -92433.7029024006, 17754.5610404857, -58439.8906027393},
+      {556.759606198366, -94092.9702164591, -92435.0351814986, 41645.9084175595, -58358.214396561}};
+  const char* names[5] = {"temp", "e_pair", "tot_eng", "press", "elong"};
+  for (int ranks : {1, 4}) {
+    const std::string out = dir + "/np" + std::to_string(ranks);
+    const CliResult r = run_md(ranks, "salt_pppm.toml", out, "--set run.steps=50");
+    INFO(r.output);
+    REQUIRE(r.code == 0);
+    CHECK_THAT(r.output,
+               ContainsSubstring("kspace pppm: g_ewald = 0.31200925, grid = 27 27 27, "
+                                 "order 5, estimated relative force accuracy 1.117622e-05"));
+    CHECK(thermo_row(r.output, 0) == "1400 -96602.664 0 -92433.703 17754.561");
+    CHECK(thermo_row(r.output, 50) == "556.75961 -94092.97 0 -92435.035 41645.908");
+    for (int row = 0; row < 2; ++row) {
+      for (int c = 0; c < 4; ++c) {
+        const double ours = csv_column(out + "/diagnostics.csv", names[c]).at(row);
+        INFO(names[c] << " at step " << 50 * row << " on " << ranks << " rank(s): cloudburst "
+                      << ours << ", lmp " << lmp[row][c]);
+        CHECK(std::abs(ours - lmp[row][c]) <= 1e-9 * std::abs(lmp[row][c]));
+      }
+    }
+  }
+  fs::remove_all(dir);
+}
+
+TEST_CASE("PPPM input errors are named", "[md][input][pppm]") {
+  const std::string dir = make_temp_dir("cb_md_pppm_bad_");
+  const std::string data = "\"data/salt_charge.data\"";
+  std::string pppm = read_text(md_cases + "salt_pppm.toml");
+  pppm.replace(pppm.find(data), data.size(), "\"" + md_cases + "data/salt_charge.data\"");
+  std::string cut = read_text(md_cases + "salt_coul_cut.toml");
+  cut.replace(cut.find(data), data.size(), "\"" + md_cases + "data/salt_charge.data\"");
+  check_bad_overrides(dir, cut,
+                      {{"pppm without coul/long",
+                        "--set kspace.style=pppm --set kspace.accuracy=1e-5",
+                        {"kspace.style", "pppm", "needs [pair] style"}}});
+  check_bad_overrides(
+      dir, pppm,
+      {{"order 8", "--set kspace.order=8", {"kspace", "order", "[2, 7]"}},
+       {"a mesh with a zero", "--set kspace.mesh=[27,0,27]", {"kspace", "mesh", "out of range"}},
+       {"a mesh with a negative entry",
+        "--set kspace.mesh=[-3,27,27]",
+        {"kspace", "mesh", "out of range"}}});
+  // A mesh of 4 points over 2 ranks along x: each owns 2 points, and the
+  // order-5 stencils of its atoms reach 3 points into the neighbour's.
+  write_text(dir + "/coarse.toml", pppm);
+  const CliResult r = run_cloudburst_mpi(
+      2, "run " + dir + "/coarse.toml --output-dir " + dir + "/out --set kspace.mesh=[4,4,4]");
+  INFO(r.output);
+  CHECK(r.code == 2);
+  CHECK_THAT(r.output, ContainsSubstring("kspace pppm: the mesh of 4 points along x does not "
+                                         "divide across 2 ranks along x"));
   fs::remove_all(dir);
 }
 

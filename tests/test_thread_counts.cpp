@@ -54,7 +54,9 @@ TEST_CASE("every solver gives the same bits on 1 and 3 threads", "[threads][cli]
   for (const Run& r :
        {Run{"weather", "weather/thermal_2d.toml", " --set grid.cells=[60,1,30] --set run.steps=20"},
         Run{"cfd", "cfd/isentropic_vortex.toml", " --set grid.cells=[24,24,1] --set run.steps=20"},
-        Run{"md", "md/lj_melt.toml", md_nvt + " --set run.steps=60"}}) {
+        Run{"md", "md/lj_melt.toml", md_nvt + " --set run.steps=60"},
+        // PPPM: the charge assignment gathers in a fixed order (no atomics).
+        Run{"md_pppm", "md/salt_pppm.toml", " --set run.steps=20 --set thermo.every_steps=10"}}) {
     std::string output[2], checkpoint[2];
     const int threads[2] = {1, 3};
     for (int k = 0; k < 2; ++k) {

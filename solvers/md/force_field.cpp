@@ -3,9 +3,11 @@
 #include "solvers/md/bonded_force.hpp"
 #include "solvers/md/ewald_sum.hpp"
 #include "solvers/md/lj_force.hpp"
+#include "solvers/md/pppm_sum.hpp"
 
 #include <algorithm>
 #include <cstdio>
+#include <stdexcept>
 
 namespace cb::md {
 
@@ -14,7 +16,7 @@ SpecialRule special_rule(const Params& params) {
   if (!params.molecular()) return rule;
   for (int level = 1; level < 4; ++level) {
     const double lj = params.molecule.special_lj[level], coul = params.molecule.special_coul[level];
-    if (lj == 0.0 && coul == 0.0 && !params.ewald) {
+    if (lj == 0.0 && coul == 0.0 && !params.kspace()) {
       rule.action[level] = SpecialAction::exclude;
     } else if (!(lj == 1.0 && coul == 1.0)) {
       rule.action[level] = SpecialAction::mark;
@@ -23,7 +25,7 @@ SpecialRule special_rule(const Params& params) {
   return rule;
 }
 
-ForceField::ForceField(const Params& params, MPI_Comm comm) {
+ForceField::ForceField(const Params& params, MPI_Comm comm, const MeshContext& mesh) {
   auto pair = std::make_unique<LjForce>(params);
   pair_ = pair.get();
   terms_.push_back(std::move(pair));
@@ -31,6 +33,13 @@ ForceField::ForceField(const Params& params, MPI_Comm comm) {
     auto ewald = std::make_unique<EwaldSum>(params, comm);
     ewald_ = ewald.get();
     terms_.push_back(std::move(ewald));
+  }
+  if (params.pppm) {
+    if (mesh.decomposition == nullptr)
+      throw std::logic_error("ForceField: PPPM needs a MeshContext");
+    auto pppm = std::make_unique<PppmSum>(params, *mesh.decomposition, mesh.box, mesh.comm);
+    pppm_ = pppm.get();
+    terms_.push_back(std::move(pppm));
   }
   if (params.molecular()) {
     auto bonded = std::make_unique<BondedForce>(params);
@@ -55,6 +64,7 @@ ForceField::~ForceField() = default;
 
 void ForceField::setup(const Atoms& atoms, std::int64_t natoms, MPI_Comm comm) {
   if (ewald_ != nullptr) pair_->set_g_ewald(ewald_->setup(atoms, natoms));
+  if (pppm_ != nullptr) pair_->set_g_ewald(pppm_->setup(atoms, natoms));
   if (bonded_ != nullptr) bonded_->setup(atoms, comm);
 }
 
@@ -63,6 +73,16 @@ void ForceField::atoms_rebuilt(const Atoms& atoms) {
 }
 
 std::string ForceField::kspace_summary() const {
+  if (pppm_ != nullptr) {
+    const kernels::md::PppmParameters& p = pppm_->parameters();
+    char text[200];
+    std::snprintf(text, sizeof text,
+                  "kspace pppm: g_ewald = %.8g, grid = %d %d %d, order %d, estimated relative "
+                  "force accuracy %.7g",
+                  p.g_ewald, p.mesh[0], p.mesh[1], p.mesh[2], p.order,
+                  p.estimated_relative_accuracy);
+    return text;
+  }
   if (ewald_ == nullptr) return "";
   const kernels::md::EwaldParameters& p = ewald_->parameters();
   char text[160];

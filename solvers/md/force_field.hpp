@@ -4,6 +4,8 @@
 // once, explicitly, and every term adds onto them.
 #pragma once
 
+#include "core/decomposition.hpp"
+#include "core/run_context.hpp"
 #include "kernels/md/lj.hpp"
 #include "solvers/md/neighbor.hpp"
 #include "solvers/md/params.hpp"
@@ -64,13 +66,22 @@ SpecialRule special_rule(const Params& params);
 
 class LjForce;
 class EwaldSum;
+class PppmSum;
 class BondedForce;
+
+// What a mesh-based k-space term (PPPM) needs of the run besides the
+// parameters: the rank grid, this rank's sub-box, how MPI sees buffers.
+struct MeshContext {
+  const Decomposition* decomposition = nullptr;
+  LocalBox box;
+  CommOptions comm;
+};
 
 class ForceField {
  public:
-  // The terms the case asks for: the pair style, the Ewald sum with
-  // lj/cut/coul/long, the bonded terms with molecules.
-  ForceField(const Params& params, MPI_Comm comm);
+  // The terms the case asks for: the pair style, the Ewald or PPPM sum with
+  // lj/cut/coul/long, the bonded terms with molecules. PPPM needs `mesh`.
+  ForceField(const Params& params, MPI_Comm comm, const MeshContext& mesh = {});
   ~ForceField();
 
   // Collective, whenever atoms were loaded: what depends on all of them (the
@@ -78,7 +89,7 @@ class ForceField {
   void setup(const Atoms& atoms, std::int64_t natoms, MPI_Comm comm);
   // After every neighbour-list rebuild.
   void atoms_rebuilt(const Atoms& atoms);
-  // "kspace ewald: ..." when there is an Ewald sum, else "".
+  // "kspace ewald: ..." or "kspace pppm: ..." with a k-space term, else "".
   std::string kspace_summary() const;
 
   // f = the sum of every term's forces on owned atoms and, with a half list,
@@ -97,7 +108,8 @@ class ForceField {
  private:
   std::vector<std::unique_ptr<ForceTerm>> terms_;
   LjForce* pair_ = nullptr;        // terms_[0]
-  EwaldSum* ewald_ = nullptr;      // with lj/cut/coul/long
+  EwaldSum* ewald_ = nullptr;      // with lj/cut/coul/long and [kspace] ewald
+  PppmSum* pppm_ = nullptr;        // with lj/cut/coul/long and [kspace] pppm
   BondedForce* bonded_ = nullptr;  // with molecules
   CutoffTable list_cutsq_;
 };

@@ -119,20 +119,37 @@ void read_coulomb(io::CaseFile& file, Params& p, const std::string& style, doubl
 
 // [kspace] style = "ewald" (LAMMPS kspace_style ewald): the relative force
 // `accuracy`, or `g_ewald` and `kmax` (kspace_modify gewald, kmax/ewald).
-// lj/cut/coul/long needs it, and it needs lj/cut/coul/long.
+// style = "pppm" (LAMMPS kspace_style pppm): the relative force `accuracy`,
+// optional `order` (kspace_modify order), `mesh` (kspace_modify mesh) and
+// `g_ewald` (kspace_modify gewald). lj/cut/coul/long and lj/charmm/coul/long
+// need one of them, and they need one of those.
 void read_kspace(io::CaseFile& file, Params& p) {
-  const std::string style = file.choice("kspace", "style", {"none", "ewald"}, std::string("none"));
+  const std::string style =
+      file.choice("kspace", "style", {"none", "ewald", "pppm"}, std::string("none"));
   p.ewald = style == "ewald";
-  if (p.ewald && !p.coulomb_long) {
+  p.pppm = style == "pppm";
+  if (p.kspace() && !p.coulomb_long) {
     file.fail("kspace", "style",
-              "[kspace] style = \"ewald\" needs [pair] style = \"lj/cut/coul/long\" or "
-              "\"lj/charmm/coul/long\"");
+              "[kspace] style = \"" + style +
+                  "\" needs [pair] style = \"lj/cut/coul/long\" or \"lj/charmm/coul/long\"");
   }
-  if (p.coulomb_long && !p.ewald) {
+  if (p.coulomb_long && !p.kspace()) {
     file.fail("pair", "style",
               std::string("[pair] style = \"") +
                   (p.charmm ? "lj/charmm/coul/long" : "lj/cut/coul/long") +
-                  "\" needs [kspace] style = \"ewald\"");
+                  "\" needs [kspace] style = \"ewald\" or \"pppm\"");
+  }
+  if (p.pppm) {
+    for (int a = 0; a < 3; ++a) {
+      if (!p.box.periodic[a])
+        file.fail("kspace", "style", "[kspace] style = \"pppm\" needs a periodic box");
+    }
+    p.kspace_accuracy = file.require<double>("kspace", "accuracy", io::Bounds::closed(1e-12, 0.1));
+    p.kspace_order = file.get<int>("kspace", "order", 5, io::Bounds::closed(2, 7));
+    if (const auto mesh = file.find<Int3>("kspace", "mesh", io::Bounds::at_least(1)))
+      p.kspace_mesh = *mesh;
+    p.kspace_g_ewald = file.get<double>("kspace", "g_ewald", 0.0, io::Bounds::positive());
+    return;
   }
   if (!p.ewald) return;
   const auto g = file.find<double>("kspace", "g_ewald", io::Bounds::positive());

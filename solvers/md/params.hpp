@@ -85,10 +85,16 @@ struct Params {
   double charmm_inner = 0.0;
   std::vector<kernels::md::LjParams> pair14;
   // [kspace] style = "ewald": g and kmax from the accuracy, or both given.
+  // style = "pppm": g and the mesh from the accuracy (either may be given),
+  // the assignment order.
   bool ewald = false;
+  bool pppm = false;
+  bool kspace() const { return ewald || pppm; }
   double kspace_accuracy = 0.0;
   double kspace_g_ewald = 0.0;
   int kspace_kmax = 0;
+  int kspace_order = 5;
+  Int3 kspace_mesh{0, 0, 0};  // all 0: chosen
   double coulomb_cutoff = 0.0;
   double dielectric = 1.0;
   MolecularParams molecule;

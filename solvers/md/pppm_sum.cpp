@@ -1,0 +1,277 @@
+#include "solvers/md/pppm_sum.hpp"
+
+#include "core/error.hpp"
+
+#include <algorithm>
+#include <string>
+
+namespace cb::md {
+namespace {
+
+using Policy = Kokkos::RangePolicy<ExecSpace>;
+using Policy3 = Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<3>>;
+namespace kmd = kernels::md;
+
+}  // namespace
+
+PppmSum::PppmSum(const Params& params, const Decomposition& decomposition, const LocalBox& box,
+                 const CommOptions& comm_options)
+    : params_(params),
+      decomposition_(decomposition),
+      box_(box),
+      comm_options_(comm_options),
+      qqrd2e_(params.units.qqr2e / params.dielectric),
+      coeff_(kmd::pppm_assignment_coeff(params.kspace_order)) {}
+
+PppmSum::~PppmSum() = default;
+
+double PppmSum::setup(const Atoms& atoms, std::int64_t natoms) {
+  const auto q = atoms.q;
+  const Sums<2> mine = sums_.sum<2>(
+      "md::pppm_charge_sums", atoms.nlocal, KOKKOS_LAMBDA(int i, double* s) {
+        s[0] += q(i);
+        s[1] += q(i) * q(i);
+      });
+  double sums[2] = {0.0, 0.0};
+  MPI_Allreduce(mine.value, sums, 2, MPI_DOUBLE, MPI_SUM, decomposition_.comm());
+  qsum_ = sums[0];
+  qsqsum_ = sums[1];
+  if (!(qsqsum_ > 0.0)) throw InputError("md: kspace pppm: every charge is zero");
+
+  kmd::PppmSettings s;
+  s.accuracy_relative = params_.kspace_accuracy;
+  s.two_charge_force = params_.units.qqr2e;  // qelectron = angstrom = 1 in real, metal, lj
+  s.natoms = natoms;
+  s.q2 = qsqsum_ * qqrd2e_;
+  for (int d = 0; d < 3; ++d) {
+    s.prd[d] = box_.length(d);
+    s.mesh[d] = params_.kspace_mesh[d];
+  }
+  s.cutoff = params_.coulomb_cutoff;
+  s.order = params_.kspace_order;
+  s.g_ewald = params_.kspace_g_ewald;
+  s.coul_table_bits = 0;  // the real-space erfc is exact (LAMMPS pair_modify table 0)
+  try {
+    parameters_ = kmd::pppm_parameters(s);
+  } catch (const std::exception& e) {
+    throw InputError(std::string("md: kspace pppm: ") + e.what());
+  }
+  make_bricks();
+  influence_function();
+  reserve_atoms(atoms.nlocal);
+  return parameters_.g_ewald;
+}
+
+// LAMMPS PPPM::set_grid_local: the owned brick from the sub-box's place in
+// the rank grid, the out brick from the mesh points around which an atom of
+// the sub-box, moved by up to skin / 2, centres its stencil.
+void PppmSum::make_bricks() {
+  const kmd::PppmStencil st = kmd::pppm_stencil(parameters_.order);
+  const double reach = 0.5 * params_.skin;
+  const Int3 mesh{parameters_.mesh[0], parameters_.mesh[1], parameters_.mesh[2]};
+  Brick in, out;
+  for (int a = 0; a < 3; ++a) {
+    const long long n = mesh[a], cells = params_.geometry.cells[a];
+    const long long first = decomposition_.offset()[a];
+    const long long last = first + decomposition_.local_cells()[a];
+    in.lo[a] = static_cast<int>(first * n / cells);
+    in.hi[a] = static_cast<int>(last * n / cells);
+    delinv_[a] = mesh[a] / box_.length(a);
+    const int nlo = static_cast<int>((box_.sublo[a] - reach - box_.lo[a]) * delinv_[a] + st.shift) -
+                    kmd::pppm_grid_offset;
+    const int nhi = static_cast<int>((box_.subhi[a] + reach - box_.lo[a]) * delinv_[a] + st.shift) -
+                    kmd::pppm_grid_offset;
+    out.lo[a] = std::min(nlo + st.nlower, in.lo[a]);
+    out.hi[a] = std::max(nhi + st.nupper + 1, in.hi[a]);
+    centre_lo_[a] = out.lo[a] - st.nlower;
+    centres_[a] = out.hi[a] - st.nupper - centre_lo_[a];
+  }
+  grid_ = std::make_unique<PppmGrid>(decomposition_, mesh, in, out, 3, comm_options_);
+  fft_ = std::make_unique<DistributedFft3d>(decomposition_.comm(), mesh, in, comm_options_);
+  density_ = grid_->make_field("md::pppm_density", 1);
+  field_ = grid_->make_field("md::pppm_field", 3);
+  brick_ = fft_->make_brick_view("md::pppm_brick");
+  rho_hat_ = fft_->make_spectrum_view("md::pppm_rho_hat");
+  work_ = fft_->make_spectrum_view("md::pppm_work");
+  const Int3 e = fft_->spectrum().extent();
+  greens_ = decltype(greens_)("md::pppm_greens", e[0], e[1], e[2]);
+  cell_start_ =
+      decltype(cell_start_)("md::pppm_cell_start", centres_[0] * centres_[1] * centres_[2] + 1);
+  cell_fill_ = decltype(cell_fill_)("md::pppm_cell_fill", centres_[0] * centres_[1] * centres_[2]);
+}
+
+// G(k) of kernels/md/pppm.hpp on this rank's part of the spectrum.
+void PppmSum::influence_function() {
+  double prd[3];
+  for (int d = 0; d < 3; ++d) prd[d] = box_.length(d);
+  const kmd::PppmGreensIk p =
+      kmd::pppm_greens_ik_setup(parameters_.mesh, prd, parameters_.g_ewald, parameters_.order);
+  const Brick sp = fft_->spectrum();
+  const int lx = sp.lo[0], ly = sp.lo[1], lz = sp.lo[2];
+  const auto greens = greens_;
+  const Int3 e = sp.extent();
+  if (e[0] == 0) return;
+  Kokkos::parallel_for(
+      "md::pppm_influence_function", Policy3({0, 0, 0}, {e[0], e[1], e[2]}),
+      KOKKOS_LAMBDA(int i, int j, int k) {
+        greens(i, j, k) = kmd::pppm_greens_ik(p, i + lx, j + ly, k + lz);
+      });
+}
+
+void PppmSum::reserve_atoms(int n) {
+  if (static_cast<int>(centre_.extent(0)) >= n) return;
+  const int capacity = n + n / 8 + 64;
+  centre_ = decltype(centre_)("md::pppm_centre", capacity);
+  weights_ = decltype(weights_)("md::pppm_weights", capacity);
+  cell_of_ = decltype(cell_of_)("md::pppm_cell_of", capacity);
+  sorted_ = decltype(sorted_)("md::pppm_sorted", capacity);
+}
+
+void PppmSum::atoms_rebuilt(const Atoms& atoms) {
+  reserve_atoms(atoms.nlocal);
+}
+
+void PppmSum::add_forces(Atoms& atoms, const NeighborList& /*list*/) {
+  Kokkos::Profiling::pushRegion("md::pppm");
+  transform_density(atoms);
+  compute_field();
+  interpolate_forces(atoms);
+  Kokkos::Profiling::popRegion();
+}
+
+// rho_hat from the owned atoms: assignment, ghost sums, forward FFT.
+void PppmSum::transform_density(const Atoms& atoms) {
+  reserve_atoms(atoms.nlocal);
+  map_atoms(atoms);
+  assign_charges(atoms);
+  grid_->reverse(density_);
+  const Brick in = grid_->in(), out = grid_->out();
+  const Int3 e = in.extent();
+  const int ox = in.lo[0] - out.lo[0], oy = in.lo[1] - out.lo[1], oz = in.lo[2] - out.lo[2];
+  const auto density = density_;
+  const auto brick = brick_;
+  Kokkos::parallel_for(
+      "md::pppm_density_to_fft", Policy3({0, 0, 0}, {e[2], e[1], e[0]}),
+      KOKKOS_LAMBDA(int k, int j, int i) {
+        brick(k, j, i) = FftComplex(density(0, k + oz, j + oy, i + ox), 0.0);
+      });
+  fft_->forward(brick_, rho_hat_);
+}
+
+// E_d = -FFT^-1(i k_d scaleinv G rho_hat) on the owned brick (LAMMPS
+// poisson_ik, which keeps +i k_d and subtracts at the interpolation), then to
+// the ghost points.
+void PppmSum::compute_field() {
+  const Brick sp = fft_->spectrum();
+  const Int3 se = sp.extent();
+  const int mesh[3] = {parameters_.mesh[0], parameters_.mesh[1], parameters_.mesh[2]};
+  const double scaleinv = kmd::pppm_scaleinv(mesh);
+  const auto rho_hat = rho_hat_;
+  const auto work = work_;
+  const auto greens = greens_;
+  const auto brick = brick_;
+  const auto field = field_;
+  const Brick in = grid_->in(), out = grid_->out();
+  const Int3 be = in.extent();
+  const int ox = in.lo[0] - out.lo[0], oy = in.lo[1] - out.lo[1], oz = in.lo[2] - out.lo[2];
+  for (int d = 0; d < 3; ++d) {
+    const int lo = sp.lo[d], n = mesh[d];
+    const double unitk = 2.0 * cb::math::pi / box_.length(d);
+    if (se[0] > 0) {
+      Kokkos::parallel_for(
+          "md::pppm_gradient", Policy3({0, 0, 0}, {se[0], se[1], se[2]}),
+          KOKKOS_LAMBDA(int i, int j, int k) {
+            const int index[3] = {i, j, k};
+            const double fk = kmd::pppm_wave_number(index[d] + lo, n, unitk);
+            const double scale = scaleinv * greens(i, j, k);
+            const double re = rho_hat(i, j, k).real() * scale;
+            const double im = rho_hat(i, j, k).imag() * scale;
+            work(i, j, k) = FftComplex(-fk * im, fk * re);
+          });
+    }
+    fft_->backward(work_, brick_);
+    if (be[0] > 0) {
+      Kokkos::parallel_for(
+          "md::pppm_field_from_fft", Policy3({0, 0, 0}, {be[2], be[1], be[0]}),
+          KOKKOS_LAMBDA(int k, int j, int i) {
+            field(d, k + oz, j + oy, i + ox) = brick(k, j, i).real();
+          });
+    }
+  }
+  grid_->forward(field_);
+}
+
+// F_i += qqrd2e q_i E(x_i), E(x_i) = -sum_m W(x_i - m) (gradient at m) in
+// LAMMPS fieldforce_ik's order of operations.
+void PppmSum::interpolate_forces(Atoms& atoms) {
+  const kmd::PppmStencil st = kmd::pppm_stencil(parameters_.order);
+  const int order = st.order, nlower = st.nlower;
+  const Brick out = grid_->out();
+  const int ox = out.lo[0], oy = out.lo[1], oz = out.lo[2];
+  const auto centre = centre_;
+  const auto weights = weights_;
+  const auto field = field_;
+  const auto q = atoms.q;
+  const auto f = atoms.f;
+  const double qqrd2e = qqrd2e_;
+  Kokkos::parallel_for(
+      "md::pppm_forces", Policy(0, atoms.nlocal), KOKKOS_LAMBDA(int i) {
+        double ek[3] = {0.0, 0.0, 0.0};
+        const int x0 = centre(i, 0) + nlower - ox, y0 = centre(i, 1) + nlower - oy;
+        const int z0 = centre(i, 2) + nlower - oz;
+        for (int n = 0; n < order; ++n) {
+          const double wz = weights(i, 2, n);
+          for (int m = 0; m < order; ++m) {
+            const double wzy = wz * weights(i, 1, m);
+            for (int l = 0; l < order; ++l) {
+              const double w = wzy * weights(i, 0, l);
+              for (int d = 0; d < 3; ++d) ek[d] -= w * field(d, z0 + n, y0 + m, x0 + l);
+            }
+          }
+        }
+        const double qfactor = qqrd2e * q(i);
+        for (int d = 0; d < 3; ++d) f(i, d) += qfactor * ek[d];
+      });
+}
+
+// The energy sum_k s2 G |rho_hat|^2 and the trace of its virial over this
+// rank's spectrum, summed over ranks; rank 0 reports the whole (LAMMPS
+// PPPM::compute with the self and background terms).
+EnergyVirial PppmSum::energy_virial(const Atoms& atoms, const NeighborList& /*list*/) {
+  transform_density(atoms);
+  const Brick sp = fft_->spectrum();
+  const Int3 se = sp.extent();
+  const int mesh[3] = {parameters_.mesh[0], parameters_.mesh[1], parameters_.mesh[2]};
+  const double s2 = kmd::pppm_scaleinv(mesh) * kmd::pppm_scaleinv(mesh);
+  const double g = parameters_.g_ewald;
+  double unitk[3];
+  for (int d = 0; d < 3; ++d) unitk[d] = 2.0 * cb::math::pi / box_.length(d);
+  const double ux = unitk[0], uy = unitk[1], uz = unitk[2];
+  const int lx = sp.lo[0], ly = sp.lo[1], lz = sp.lo[2], nx = mesh[0], ny = mesh[1], nz = mesh[2];
+  const int ey = se[1], ez = se[2];
+  const auto rho_hat = rho_hat_;
+  const auto greens = greens_;
+  const Sums<4> mine = sums_.sum<4>(
+      "md::pppm_energy_sums", se[0] * se[1] * se[2], KOKKOS_LAMBDA(int c, double* s) {
+        const int i = c / (ey * ez), j = (c / ez) % ey, k = c % ez;
+        const double re = rho_hat(i, j, k).real(), im = rho_hat(i, j, k).imag();
+        const double eng = kmd::pppm_energy_term(greens(i, j, k), re, im, s2);
+        double vg[6];
+        kmd::pppm_virial_coeff(kmd::pppm_wave_number(i + lx, nx, ux),
+                               kmd::pppm_wave_number(j + ly, ny, uy),
+                               kmd::pppm_wave_number(k + lz, nz, uz), g, vg);
+        s[0] += eng;
+        for (int a = 0; a < 3; ++a) s[1 + a] += eng * vg[a];
+      });
+  double sums[4] = {0.0, 0.0, 0.0, 0.0};
+  MPI_Allreduce(mine.value, sums, 4, MPI_DOUBLE, MPI_SUM, decomposition_.comm());
+  EnergyVirial ev;
+  if (decomposition_.rank() == 0) {
+    const double volume = box_.volume();
+    ev.energy[Energy::kspace] = kmd::pppm_energy(sums[0], volume, g, qsqsum_, qsum_, qqrd2e_);
+    for (int a = 0; a < 3; ++a) ev.virial += kmd::pppm_virial(sums[1 + a], volume, qqrd2e_);
+  }
+  return ev;
+}
+
+}  // namespace cb::md

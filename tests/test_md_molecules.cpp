@@ -280,6 +280,13 @@ TEST_CASE("the solvated peptide with PPPM as lmp computes it (in.peptide)",
                     "kspace pppm: g_ewald = 0.26872465, grid = 15 15 15, order 5, estimated "
                     "relative force accuracy 6.872429e-05",
                     1e-9);
+  // `check` says the same before anything runs.
+  const CliResult check = run_cloudburst("check " + dir + "/case.toml");
+  INFO(check.output);
+  CHECK(check.code == 0);
+  CHECK_THAT(check.output, ContainsSubstring("# kspace: pppm, g_ewald = 0.26872465, mesh 15 15 15, "
+                                             "order 5, estimated relative force accuracy "
+                                             "6.872429e-05"));
   fs::remove_all(dir);
 }
 

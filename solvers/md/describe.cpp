@@ -4,6 +4,7 @@
 // file's charges).
 #include "kernels/md/ewald.hpp"
 #include "solvers/md/params.hpp"
+#include "solvers/md/pppm_sum.hpp"
 
 #include <cmath>
 #include <cstdio>
@@ -79,6 +80,18 @@ std::string ewald_line(const Params& p, const io::LammpsData& data) {
          format(", kmax = %g %g %g (LAMMPS's estimates)", e.kmax[0], e.kmax[1], e.kmax[2]);
 }
 
+// PPPM's g and mesh as the run will choose them (PppmSum::setup).
+std::string pppm_line(const Params& p, const io::LammpsData& data) {
+  double q2 = 0.0;
+  for (double q : data.atoms.q) q2 += q * q;
+  const kmd::PppmParameters e =
+      kmd::pppm_parameters(pppm_settings(p, std::int64_t(data.atoms.size()), q2));
+  return format("kspace: pppm, g_ewald = %.8g, mesh %g", e.g_ewald, e.mesh[0]) +
+         format(" %g %g", e.mesh[1], e.mesh[2]) +
+         format(", order %g, estimated relative force accuracy %.7g", e.order,
+                e.estimated_relative_accuracy);
+}
+
 }  // namespace
 
 std::vector<std::string> describe(const Params& p) {
@@ -93,6 +106,7 @@ std::vector<std::string> describe(const Params& p) {
   }
   lines.push_back(pair_line(p));
   if (p.ewald) lines.push_back(ewald_line(p, data));
+  if (p.pppm) lines.push_back(pppm_line(p, data));
   return lines;
 }
 

@@ -38,21 +38,8 @@ double PppmSum::setup(const Atoms& atoms, std::int64_t natoms) {
   qsqsum_ = sums[1];
   if (!(qsqsum_ > 0.0)) throw InputError("md: kspace pppm: every charge is zero");
 
-  kmd::PppmSettings s;
-  s.accuracy_relative = params_.kspace_accuracy;
-  s.two_charge_force = params_.units.qqr2e;  // qelectron = angstrom = 1 in real, metal, lj
-  s.natoms = natoms;
-  s.q2 = qsqsum_ * qqrd2e_;
-  for (int d = 0; d < 3; ++d) {
-    s.prd[d] = box_.length(d);
-    s.mesh[d] = params_.kspace_mesh[d];
-  }
-  s.cutoff = params_.coulomb_cutoff;
-  s.order = params_.kspace_order;
-  s.g_ewald = params_.kspace_g_ewald;
-  s.coul_table_bits = 0;  // the real-space erfc is exact (LAMMPS pair_modify table 0)
   try {
-    parameters_ = kmd::pppm_parameters(s);
+    parameters_ = kmd::pppm_parameters(pppm_settings(params_, natoms, qsqsum_));
   } catch (const std::exception& e) {
     throw InputError(std::string("md: kspace pppm: ") + e.what());
   }
@@ -60,6 +47,23 @@ double PppmSum::setup(const Atoms& atoms, std::int64_t natoms) {
   influence_function();
   reserve_atoms(atoms.nlocal);
   return parameters_.g_ewald;
+}
+
+kmd::PppmSettings pppm_settings(const Params& params, std::int64_t natoms, double qsqsum) {
+  kmd::PppmSettings s;
+  s.accuracy_relative = params.kspace_accuracy;
+  s.two_charge_force = params.units.qqr2e;  // qelectron = angstrom = 1 in real, metal, lj
+  s.natoms = natoms;
+  s.q2 = qsqsum * (params.units.qqr2e / params.dielectric);
+  for (int d = 0; d < 3; ++d) {
+    s.prd[d] = params.box.hi[d] - params.box.lo[d];
+    s.mesh[d] = params.kspace_mesh[d];
+  }
+  s.cutoff = params.coulomb_cutoff;
+  s.order = params.kspace_order;
+  s.g_ewald = params.kspace_g_ewald;
+  s.coul_table_bits = 0;  // the real-space erfc is exact (LAMMPS pair_modify table 0)
+  return s;
 }
 
 // LAMMPS PPPM::set_grid_local: the owned brick from the sub-box's place in

@@ -29,6 +29,10 @@
 
 namespace cb::md {
 
+// What LAMMPS's PPPM estimates start from: the case's accuracy, order, mesh
+// and g, the box, and the charges (natoms, sum of q^2).
+kernels::md::PppmSettings pppm_settings(const Params& params, std::int64_t natoms, double qsqsum);
+
 class PppmSum : public ForceTerm {
  public:
   PppmSum(const Params& params, const Decomposition& decomposition, const LocalBox& box,
@@ -44,6 +48,7 @@ class PppmSum : public ForceTerm {
   EnergyVirial energy_virial(const Atoms& atoms, const NeighborList& list) override;
   void add_per_atom_energy(const Atoms&, const NeighborList&, const Vec3View&) override {}
   void atoms_rebuilt(const Atoms& atoms) override;
+  Part part() const override { return Part::kspace; }
 
   const kernels::md::PppmParameters& parameters() const { return parameters_; }
 

@@ -13,6 +13,7 @@
 #include <catch2/catch_test_macros.hpp>
 #include <catch2/matchers/catch_matchers_string.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <map>
@@ -350,6 +351,94 @@ TEST_CASE("the peptide's trajectory: 20 NVE steps in thermo_style multi, as lmp 
   for (long step : {0L, 10L, 20L}) {
     REQUIRE(theirs.count(step) == 1);
     CHECK(ours.at(step) == theirs.at(step));
+  }
+  fs::remove_all(dir);
+}
+
+TEST_CASE("special_bonds factors on a 4-atom chain as lmp applies them",
+          "[md][validation][molecules]") {
+  // A bent chain 1-2-3-4 of charged LJ atoms (lj/cut/coul/cut 8, no
+  // k-space): each level's LJ and Coulomb factors, the amber preset included,
+  // against lmp's E_vdwl and E_coul.
+  if (run_shell("command -v lmp").code != 0) SKIP("lmp is not installed");
+  const std::string dir = make_temp_dir("cb_md_special_");
+  write_text(dir + "/chain.data", R"(chain
+
+4 atoms
+3 bonds
+1 atom types
+1 bond types
+
+0 20 xlo xhi
+0 20 ylo yhi
+0 20 zlo zhi
+
+Masses
+
+1 12.0
+
+Atoms # full
+
+1 1 1 0.5 5.0 5.0 5.0
+2 1 1 -0.5 6.5 5.0 5.0
+3 1 1 0.5 7.0 6.4 5.0
+4 1 1 -0.5 8.5 6.6 5.3
+
+Bonds
+
+1 1 1 2
+2 1 2 3
+3 1 3 4
+)");
+  write_text(dir + "/chain.toml", R"([run]
+solver = "md"
+case = "data_file"
+steps = 0
+[md]
+units = "real"
+atom_style = "full"
+data_file = "chain.data"
+[pair]
+style = "lj/cut/coul/cut"
+cutoff = 8.0
+epsilon = 0.1
+sigma = 3.0
+[bonded]
+bond_style = "harmonic"
+bond_coeff_1 = [100.0, 1.5]
+[neighbor]
+skin = 2.0
+)");
+  const std::vector<std::pair<std::string, std::string>> settings = {
+      {"lj/coul 0.0 0.0 0.0", "--set 'special_bonds.lj=[0.0,0.0,0.0]'"},
+      {"lj/coul 1.0 1.0 0.5",
+       "--set 'special_bonds.lj=[1.0,1.0,0.5]' "
+       "--set 'special_bonds.coul=[1.0,1.0,0.5]'"},
+      {"lj 0.0 0.5 1.0 coul 1.0 0.0 0.25",
+       "--set 'special_bonds.lj=[0.0,0.5,1.0]' "
+       "--set 'special_bonds.coul=[1.0,0.0,0.25]'"},
+      {"amber", "--set special_bonds.preset=amber"}};
+  for (const auto& [lmp_args, sets] : settings) {
+    const auto reference =
+        lmp_thermo(dir,
+                   "units real\natom_style full\nread_data chain.data\n"
+                   "pair_style lj/cut/coul/cut 8.0\npair_coeff 1 1 0.1 3.0\n"
+                   "bond_style harmonic\nbond_coeff 1 100.0 1.5\nspecial_bonds " +
+                       lmp_args +
+                       "\nthermo_style custom step evdwl ecoul ebond\n"
+                       "thermo_modify format float %.15g\nrun 0\n");
+    const std::string out = dir + "/out";
+    fs::remove_all(out);
+    const CliResult r =
+        run_cloudburst("run " + dir + "/chain.toml --output-dir " + out + " " + sets);
+    INFO(lmp_args << "\n" << r.output);
+    REQUIRE(r.code == 0);
+    for (const char* keyword : {"E_vdwl", "E_coul", "E_bond"}) {
+      const double ours = csv_column(out + "/diagnostics.csv", columns.at(keyword)).at(0);
+      const double theirs = reference.at(keyword);
+      INFO(keyword << ": cloudburst " << ours << ", lmp " << theirs);
+      CHECK(std::abs(ours - theirs) <= 1e-12 * std::max(1.0, std::abs(theirs)));
+    }
   }
   fs::remove_all(dir);
 }

@@ -70,7 +70,9 @@ std::vector<double> csv_column(const std::string& path, const std::string& name)
   std::vector<std::string> names;
   std::stringstream hs(header);
   for (std::string cell; std::getline(hs, cell, ',');) names.push_back(cell);
-  const auto column = std::find(names.begin(), names.end(), name) - names.begin();
+  const auto found = std::find(names.begin(), names.end(), name);
+  if (found == names.end()) throw std::runtime_error(path + " has no column '" + name + "'");
+  const auto column = found - names.begin();
   std::vector<double> values;
   while (std::getline(in, line)) {
     std::stringstream ls(line);

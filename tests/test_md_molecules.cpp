@@ -326,6 +326,44 @@ TEST_CASE("SPC/E water with PPPM: every term as lmp computes it, and after 20 st
   fs::remove_all(dir);
 }
 
+TEST_CASE("pair style coul/long: charged ions with PPPM as lmp computes them",
+          "[md][validation][pppm]") {
+  // cases/md/data/salt_charge.data (1000 ions) with LAMMPS's pair_style
+  // coul/long 10.0 (no LJ) and kspace_style pppm 1.0e-5; every term within
+  // 1e-9 on 1 and 2 ranks; LJ keys are refused with this style.
+  if (run_shell("command -v lmp").code != 0) SKIP("lmp is not installed");
+  const std::string data = std::string(CLOUDBURST_SOURCE_DIR) + "/cases/md/data/salt_charge.data";
+  const std::string dir = make_temp_dir("cb_md_coul_long_");
+  const auto reference = lmp_thermo(
+      dir, "units real\natom_style charge\nread_data " + data +
+               " nocoeff\npair_style coul/long 10.0\npair_coeff * *\npair_modify table 0\n"
+               "kspace_style pppm 1.0e-5\nneighbor 2.0 bin\n"
+               "thermo_style custom step pe ecoul elong press\n"
+               "thermo_modify format float %.15g\nrun 0\n");
+  const std::string case_text = R"([run]
+solver = "md"
+case = "data_file"
+steps = 0
+[md]
+units = "real"
+atom_style = "charge"
+data_file = ")" + data + R"("
+[pair]
+style = "coul/long"
+cutoff = 10.0
+[kspace]
+style = "pppm"
+accuracy = 1.0e-5
+[neighbor]
+skin = 2.0
+)";
+  check_against_lmp(dir, case_text, reference, {1, 2}, "kspace pppm: g_ewald = 0.31200925", 1e-9);
+  check_bad_overrides(
+      dir, case_text,
+      {{"LJ epsilon with coul/long", "--set pair.epsilon=0.1", {"[pair] epsilon", "no LJ"}}});
+  fs::remove_all(dir);
+}
+
 TEST_CASE("the peptide's trajectory: 20 NVE steps in thermo_style multi, as lmp prints them",
           "[md][validation][molecules]") {
   // validation/md/in.peptide_bench (the same force field and Ewald 1e-4, NVE at

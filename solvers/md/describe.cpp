@@ -54,11 +54,10 @@ std::string pair_line(const Params& p) {
   if (p.charmm) {
     line += format("lj/charmm/coul/long, LJ switched off between %g and %g", p.charmm_inner,
                    p.max_lj_cutoff());
+  } else if (p.pair_style == "coul/long") {
+    line += "coul/long (no LJ)";
   } else {
-    line += std::string(p.coulomb_long ? "lj/cut/coul/long"
-                        : p.coulomb    ? "lj/cut/coul/cut"
-                                       : "lj") +
-            format(", LJ cutoff %g", p.max_lj_cutoff());
+    line += p.pair_style + format(", LJ cutoff %g", p.max_lj_cutoff());
   }
   if (p.coulomb) line += format(", Coulomb cutoff %g", p.coulomb_cutoff);
   return line + format("; neighbour list to %g (cutoff + skin)", p.neighbor_cutoff());

@@ -131,13 +131,13 @@ void read_kspace(io::CaseFile& file, Params& p) {
   if (p.kspace() && !p.coulomb_long) {
     file.fail("kspace", "style",
               "[kspace] style = \"" + style +
-                  "\" needs [pair] style = \"lj/cut/coul/long\" or \"lj/charmm/coul/long\"");
+                  "\" needs [pair] style = \"lj/cut/coul/long\", \"lj/charmm/coul/long\" or "
+                  "\"coul/long\"");
   }
   if (p.coulomb_long && !p.kspace()) {
-    file.fail("pair", "style",
-              std::string("[pair] style = \"") +
-                  (p.charmm ? "lj/charmm/coul/long" : "lj/cut/coul/long") +
-                  "\" needs [kspace] style = \"ewald\" or \"pppm\"");
+    file.fail(
+        "pair", "style",
+        "[pair] style = \"" + p.pair_style + "\" needs [kspace] style = \"ewald\" or \"pppm\"");
   }
   if (p.pppm) {
     for (int a = 0; a < 3; ++a) {
@@ -193,9 +193,10 @@ std::optional<PairCoeff> pair_coeff_of(const std::vector<double>& v, const Param
 }
 
 void read_pair_style(io::CaseFile& file, Params& p, const std::string& style) {
+  p.pair_style = style;
   p.coulomb = style != "lj";
   p.charmm = style == "lj/charmm/coul/long";
-  p.coulomb_long = style == "lj/cut/coul/long" || p.charmm;
+  p.coulomb_long = style == "lj/cut/coul/long" || p.charmm || style == "coul/long";
   if (!p.charmm) {
     if (file.has("pair", "inner_cutoff"))
       file.fail("pair", "inner_cutoff", "[pair] inner_cutoff belongs to style lj/charmm/coul/long");
@@ -206,11 +207,33 @@ void read_pair_style(io::CaseFile& file, Params& p, const std::string& style) {
 
 // The coefficients of each type pair: coeff_i_j in [pair], else the data
 // file's Pair Coeffs (diagonal), else the defaults; off-diagonal pairs mixed.
+// LAMMPS pair_style coul/long: the real-space Coulomb within `cutoff` alone.
+void read_coulomb_only(io::CaseFile& file, Params& p) {
+  for (const char* key : {"epsilon", "sigma", "mixing", "shift", "tail", "coulomb_cutoff"}) {
+    if (file.has("pair", key))
+      file.fail("pair", key,
+                "[pair] " + std::string(key) +
+                    ": style = \"coul/long\" has no LJ; its one cutoff is [pair] cutoff");
+  }
+  if (p.atom_style == AtomStyle::atomic)
+    file.fail("pair", "style",
+              "[pair] style = \"coul/long\" needs charges: [md] atom_style = \"charge\" or "
+              "\"full\" with a data_file");
+  p.coulomb_cutoff = file.require<double>("pair", "cutoff", io::Bounds::positive());
+  p.dielectric = file.get<double>("pair", "dielectric", 1.0, io::Bounds::positive());
+  p.pair.assign(p.atom_types * p.atom_types, kmd::LjParams{0.0, 1.0, 0.0});
+}
+
 void read_pair(io::CaseFile& file, Params& p) {
-  const std::string style = file.choice(
-      "pair", "style", {"lj", "lj/cut/coul/cut", "lj/cut/coul/long", "lj/charmm/coul/long"},
-      std::string("lj"));
+  const std::string style =
+      file.choice("pair", "style",
+                  {"lj", "lj/cut/coul/cut", "lj/cut/coul/long", "lj/charmm/coul/long", "coul/long"},
+                  std::string("lj"));
   read_pair_style(file, p, style);
+  if (style == "coul/long") {
+    read_coulomb_only(file, p);
+    return;
+  }
   // Reduced defaults (cutoff 2.5, epsilon = sigma = 1) in lj units only;
   // in the others epsilon and sigma are needed for types without coefficients.
   const bool reduced = p.unit_style == kmd::UnitStyle::lj;

@@ -76,8 +76,9 @@ struct Params {
   bool tail = false;
   // lj/cut/coul/cut and lj/cut/coul/long: Coulomb between charges within
   // coulomb_cutoff (long: screened by erfc(g r), the rest in [kspace]).
+  std::string pair_style = "lj";  // as [pair] style names it
   bool coulomb = false;
-  bool coulomb_long = false;
+  bool coulomb_long = false;  // lj/cut/coul/long, lj/charmm/coul/long, coul/long
   // lj/charmm/coul/long: LJ switched off between charmm_inner and the cutoff;
   // epsilon_14 and sigma_14 for the 1-4 pairs of charmm dihedrals (pair14,
   // laid out as pair).

@@ -131,7 +131,7 @@ std::vector<Diagnostic> MdSolver::diagnostics(double /*time*/) {
   std::vector<Diagnostic> d = {
       {"temp", t.temp},   {"e_pair", t.e_pair}, {"e_mol", t.e_mol}, {"tot_eng", t.tot_eng()},
       {"press", t.press}, {"ke", t.ke},         {"pe", t.pe}};
-  if (params_.molecular()) {
+  if (params_.molecular() || params_.coulomb) {  // the terms apart
     const char* names[Energy::terms] = {"evdwl",  "ecoul",  "elong", "ebond",
                                         "eangle", "edihed", "eimp"};
     for (int e = 0; e < Energy::terms; ++e) d.push_back({names[e], t.terms[e]});

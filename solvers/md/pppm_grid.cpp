@@ -27,6 +27,14 @@ Brick slab(const Brick& base, int axis, int lo, int hi) {
 // in the field of the out brick.
 struct Slab {
   int nx, ny, nz, x0, y0, z0;
+  // The field element of item n of a packed slab (x fastest, then y, z, and
+  // the component c slowest).
+  template <class Field>
+  KOKKOS_INLINE_FUNCTION double& at(const Field& field, int n) const {
+    const int x = n % nx, y = (n / nx) % ny, z = (n / (nx * ny)) % nz;
+    const int c = n / (nx * ny * nz);
+    return field(c, z + z0, y + y0, x + x0);
+  }
 };
 
 Slab slab_of(const Brick& b, const Brick& out) {
@@ -119,12 +127,8 @@ void PppmGrid::exchange(const PppmField& field, const Brick& pack, int to, const
   if (send_count > 0) {
     const Slab from_field = slab_of(pack, out_);
     Kokkos::parallel_for(
-        "md::pppm_grid_pack", Policy(0, send_count), KOKKOS_LAMBDA(int n) {
-          const int x = n % from_field.nx, y = (n / from_field.nx) % from_field.ny;
-          const int z = (n / (from_field.nx * from_field.ny)) % from_field.nz;
-          const int c = n / (from_field.nx * from_field.ny * from_field.nz);
-          buffer_out(n) = field(c, z + from_field.z0, y + from_field.y0, x + from_field.x0);
-        });
+        "md::pppm_grid_pack", Policy(0, send_count),
+        KOKKOS_LAMBDA(int n) { buffer_out(n) = from_field.at(field, n); });
     Kokkos::fence();
   }
   MPI_Sendrecv(send_.outgoing(send_count), send_count, MPI_DOUBLE, to, 2, recv_.incoming(),
@@ -134,10 +138,7 @@ void PppmGrid::exchange(const PppmField& field, const Brick& pack, int to, const
   const Slab into = slab_of(unpack, out_);
   Kokkos::parallel_for(
       "md::pppm_grid_unpack", Policy(0, recv_count), KOKKOS_LAMBDA(int n) {
-        const int x = n % into.nx, y = (n / into.nx) % into.ny;
-        const int z = (n / (into.nx * into.ny)) % into.nz;
-        const int c = n / (into.nx * into.ny * into.nz);
-        double& v = field(c, z + into.z0, y + into.y0, x + into.x0);
+        double& v = into.at(field, n);
         v = add ? v + buffer_in(n) : buffer_in(n);
       });
 }

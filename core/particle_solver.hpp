@@ -76,6 +76,23 @@ struct HostParticles {
   std::size_t size() const { return id.size(); }
 };
 
+// A Coeffs section (Pair Coeffs; Bond, Angle, Dihedral, Improper Coeffs): the
+// numbers of each type's line as written (rows[type - 1]), their line numbers,
+// and the style named in the section's comment ("Bond Coeffs # harmonic"), ""
+// when none. The solver interprets them by its styles.
+struct CoeffRows {
+  std::string style;
+  long line = 0;  // the section header's line, 0 when absent
+  std::vector<std::vector<double>> rows;
+  std::vector<long> lines;
+  bool empty() const { return rows.empty(); }
+};
+
+struct DataCoeffs {
+  CoeffRows pair;               // Pair Coeffs (one line per type)
+  CoeffRows terms[term_kinds];  // by TermKind
+};
+
 class ParticleSolver : public Solver {
  public:
   virtual const ParticleBox& box() const = 0;
@@ -90,6 +107,10 @@ class ParticleSolver : public Solver {
   virtual std::vector<std::string> per_atom_names() const { return {}; }
   // Values of `per_atom_names()[q]` for the atoms of owned_particles(), same order.
   virtual std::vector<double> per_atom_values(int /*q*/) { return {}; }
+  // For data files: LAMMPS's name of the unit system, and the force field's
+  // coefficients as LAMMPS's write_data writes them (none by default).
+  virtual std::string unit_style() const { return "lj"; }
+  virtual DataCoeffs data_coeffs() const { return {}; }
 };
 
 }  // namespace cb

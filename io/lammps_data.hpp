@@ -14,23 +14,6 @@
 
 namespace cb::io {
 
-// A Coeffs section (Pair Coeffs; Bond, Angle, Dihedral, Improper Coeffs): the
-// numbers of each type's line as written (rows[type - 1]), their line numbers,
-// and the style named in the section's comment ("Bond Coeffs # harmonic"), ""
-// when none. The solver interprets them by its styles.
-struct CoeffRows {
-  std::string style;
-  long line = 0;  // the section header's line, 0 when absent
-  std::vector<std::vector<double>> rows;
-  std::vector<long> lines;
-  bool empty() const { return rows.empty(); }
-};
-
-struct DataCoeffs {
-  CoeffRows pair;               // Pair Coeffs (one line per type)
-  CoeffRows terms[term_kinds];  // by TermKind
-};
-
 struct LammpsData {
   std::string title;  // the first line
   ParticleBox box;    // periodic as asked of the reader

@@ -164,9 +164,10 @@ void ParticleRunOutput::append_diagnostics(const RunState& state,
 void ParticleRunOutput::write_data_file(const RunState& state) {
   if (!params_.write_data) return;
   const std::string title = "LAMMPS data file via cloudburst " + header_.code_version +
-                            ", timestep = " + std::to_string(state.step) + ", units = lj";
+                            ", timestep = " + std::to_string(state.step) +
+                            ", units = " + solver_.unit_style();
   write_lammps_data(data_file_path(), comm_, solver_.box(), solver_.type_masses(),
-                    solver_.owned_particles(), title);
+                    solver_.owned_particles(), title, solver_.data_coeffs());
   log_.line("LAMMPS data file " + data_file_path() + " (step " + std::to_string(state.step) + ")");
 }
 

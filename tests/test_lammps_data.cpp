@@ -373,8 +373,8 @@ bool same_terms(const cb::TermList& a, const cb::TermList& b) {
 }
 
 // Coeffs for the chain topology of the fake solver (2, 3, 2, 1 types).
-cb::io::DataCoeffs chain_coeffs() {
-  cb::io::DataCoeffs coeffs;
+cb::DataCoeffs chain_coeffs() {
+  cb::DataCoeffs coeffs;
   coeffs.pair.style = "lj/cut";
   coeffs.pair.rows = {{1.0, 1.0}, {0.1 + 0.2, 2.0 / 3.0}};
   coeffs.terms[0].style = "harmonic";
@@ -385,7 +385,7 @@ cb::io::DataCoeffs chain_coeffs() {
   return coeffs;  // no Improper Coeffs
 }
 
-bool same_rows(const cb::io::CoeffRows& a, const cb::io::CoeffRows& b) {
+bool same_rows(const cb::CoeffRows& a, const cb::CoeffRows& b) {
   if (a.style != b.style || a.rows.size() != b.rows.size()) return false;
   for (std::size_t t = 0; t < a.rows.size(); ++t)
     if (!cb::test::bitwise_equal(a.rows[t], b.rows[t])) return false;
@@ -415,7 +415,7 @@ TEST_CASE("LAMMPS data: atom_style full with bonds, angles, dihedrals, impropers
       same_terms(topology.of(cb::TermKind::angle), terms({1, 1, 1}, {1, 2, 3, 2, 3, 4, 3, 4, 5})));
   CHECK(same_terms(topology.of(cb::TermKind::dihedral), terms({1, 1}, {1, 2, 3, 4, 5, 4, 3, 2})));
   CHECK(same_terms(topology.of(cb::TermKind::improper), terms({1}, {2, 1, 3, 4})));
-  const cb::io::DataCoeffs& coeffs = data.coeffs;
+  const cb::DataCoeffs& coeffs = data.coeffs;
   CHECK(coeffs.pair.style == "lj/cut/coul/long");
   CHECK(coeffs.pair.rows == std::vector<std::vector<double>>{{0.066, 3.5}, {0.03, 2.5}});
   CHECK(coeffs.terms[0].style == "harmonic");
@@ -544,7 +544,7 @@ TEST_CASE("LAMMPS data: topology and coeffs written from every rank, read back t
   // Sorted by atom ids: the set of terms, in one order on any rank count.
   CHECK(cb::test::same_topology(data.atoms.topology, cb::test::sorted_topology(chain)));
   CHECK(data.atoms.id == solver.all_sorted().id);
-  const cb::io::DataCoeffs coeffs = chain_coeffs();
+  const cb::DataCoeffs coeffs = chain_coeffs();
   CHECK(same_rows(data.coeffs.pair, coeffs.pair));
   for (int k = 0; k < cb::term_kinds; ++k) CHECK(same_rows(data.coeffs.terms[k], coeffs.terms[k]));
   CHECK(data.coeffs.terms[3].empty());

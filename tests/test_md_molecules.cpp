@@ -1,14 +1,14 @@
 // Molecules through the `cloudburst` program, against Debian's lmp run by the
 // test on the same input (skipped where lmp or lammps-examples is missing):
 // SPC/E water (HEAT/data.spce: bonds, angles, exclusions corrected in the
-// Ewald sum) term by term on 1 and 2 ranks and after 20 steps; the solvated
-// peptide (peptide/data.peptide: CHARMM's switched LJ, charmm angles with
-// Urey-Bradley, charmm dihedrals with 1-4 pairs, impropers) term by term on 1,
-// 2 and 4 ranks, with Ewald and with PPPM (SPC/E with PPPM too); a restart
-// with topology bit for bit; molecular input errors.
+// Ewald sum) term by term on 1 and 2 ranks, with Ewald and PPPM, and after 20
+// steps; ions with coul/long; special_bonds factors on a chain; a restart with
+// topology bit for bit; molecular input errors. The peptide is in
+// test_md_peptide.cpp.
 #include "bad_input.hpp"
 #include "cli_runner.hpp"
 #include "h5_read.hpp"
+#include "lmp_compare.hpp"
 
 #include <catch2/catch_test_macros.hpp>
 #include <catch2/matchers/catch_matchers_string.hpp>
@@ -26,43 +26,6 @@ using Catch::Matchers::ContainsSubstring;
 namespace fs = std::filesystem;
 
 namespace {
-
-const std::string examples = "/usr/share/lammps/examples/";
-
-bool lmp_with(const std::string& data_file) {
-  return fs::exists(data_file) && run_shell("command -v lmp").code == 0;
-}
-
-// lmp's thermo values in the first row after the last header of `input`
-// (thermo_style custom; the last `run`), by keyword.
-std::map<std::string, double> lmp_thermo(const std::string& dir, const std::string& input) {
-  write_text(dir + "/in.lmp", input);
-  const CliResult r = run_shell("cd " + dir + " && lmp -in in.lmp -log none -echo none");
-  INFO(r.output);
-  REQUIRE(r.code == 0);
-  std::istringstream lines(r.output);
-  std::string line, header, row;
-  std::string last_row;
-  while (std::getline(lines, line)) {
-    if (line.rfind("Step", 0) != 0) continue;
-    header = line;
-    std::getline(lines, last_row);
-  }
-  row = last_row;
-  std::istringstream names(header);
-  std::istringstream values(row);
-  std::map<std::string, double> thermo;
-  std::string name;
-  double value = 0.0;
-  while (names >> name && values >> value) thermo[name] = value;
-  REQUIRE(thermo.count("Step") == 1);
-  return thermo;
-}
-
-void check_relative(double ours, double reference, double tolerance, const std::string& what) {
-  INFO(what << ": cloudburst " << ours << ", lmp " << reference);
-  CHECK(std::abs(ours - reference) <= tolerance * std::abs(reference));
-}
 
 // SPC/E water from HEAT/data.spce with the Ewald sum at 1e-5, the cutoffs of
 // HEAT/in.spce.hex (LJ 11, Coulomb half the box), and bond and angle springs
@@ -124,33 +87,11 @@ accuracy = 1.0e-5
 every_steps = 10
 )";
 
-// LAMMPS thermo keyword -> diagnostics.csv column.
-const std::map<std::string, std::string> columns = {
-    {"PotEng", "pe"},    {"E_vdwl", "evdwl"},   {"E_coul", "ecoul"},   {"E_long", "elong"},
-    {"E_bond", "ebond"}, {"E_angle", "eangle"}, {"E_dihed", "edihed"}, {"E_impro", "eimp"},
-    {"Press", "press"},  {"TotEng", "tot_eng"}};
-
-// The lines of `text` after each "---- Step N ----- CPU" rule of thermo_style
-// multi (4 lines a block), keyed by step.
-std::map<long, std::string> multi_blocks(const std::string& text) {
-  std::map<long, std::string> blocks;
-  std::istringstream lines(text);
-  std::string line;
-  while (std::getline(lines, line)) {
-    if (line.rfind("---------------- Step", 0) != 0) continue;
-    const long step = std::stol(line.substr(21));
-    std::string block;
-    for (int k = 0; k < 4 && std::getline(lines, line); ++k) block += line + "\n";
-    blocks[step] = block;
-  }
-  return blocks;
-}
-
 }  // namespace
 
 TEST_CASE("SPC/E water: every energy term and the pressure as lmp computes them",
           "[md][validation][molecules]") {
-  const std::string data = examples + "HEAT/data.spce";
+  const std::string data = lammps_examples + "HEAT/data.spce";
   if (!lmp_with(data)) SKIP("lmp or lammps-examples (" + data + ") is not installed");
   const std::string dir = make_temp_dir("cb_md_spce_");
   const auto reference = lmp_thermo(dir, spce_lmp + "run 0\n");
@@ -162,7 +103,7 @@ TEST_CASE("SPC/E water: every energy term and the pressure as lmp computes them"
     INFO(r.output);
     REQUIRE(r.code == 0);
     CHECK_THAT(r.output, ContainsSubstring("g_ewald = 0.234029"));
-    for (const auto& [keyword, column] : columns) {
+    for (const auto& [keyword, column] : thermo_columns) {
       if (reference.count(keyword) == 0) continue;
       // lmp prints 15 digits; the sums differ in order only.
       check_relative(csv_column(out + "/diagnostics.csv", column).at(0), reference.at(keyword),
@@ -172,131 +113,12 @@ TEST_CASE("SPC/E water: every energy term and the pressure as lmp computes them"
   fs::remove_all(dir);
 }
 
-namespace {
-
-// in.peptide's force field (lj/charmm/coul/long 8/10, charmm angles and
-// dihedrals with their weighted 1-4 pairs, harmonic bonds and impropers,
-// special_bonds charmm) with `kspace` (an lmp kspace_style line) and lmp's
-// pair_modify table 0 (the erfc of coulomb.hpp).
-std::string peptide_lmp(const std::string& data, const std::string& kspace) {
-  return "units real\natom_style full\npair_style lj/charmm/coul/long 8.0 10.0 10.0\n"
-         "pair_modify table 0\nbond_style harmonic\nangle_style charmm\n"
-         "dihedral_style charmm\nimproper_style harmonic\n" +
-         kspace + "\nread_data " + data +
-         "\nneighbor 2.0 bin\n"
-         "thermo_style custom step pe evdwl ecoul elong ebond eangle edihed eimp press\n"
-         "thermo_modify format float %.15g\nrun 0\n";
-}
-
-// The same as a case file; `kspace` the body of its [kspace] section; `steps`
-// steps of NVE at 1 fs.
-std::string peptide_case(const std::string& data, const std::string& kspace, int steps = 0) {
-  return R"([run]
-solver = "md"
-case = "data_file"
-steps = )" +
-         std::to_string(steps) +
-         R"(
-
-[time]
-dt = 1.0
-
-[md]
-units = "real"
-atom_style = "full"
-data_file = ")" +
-         data + R"("
-
-[pair]
-style = "lj/charmm/coul/long"
-inner_cutoff = 8.0
-cutoff = 10.0
-
-[bonded]
-bond_style = "harmonic"
-angle_style = "charmm"
-dihedral_style = "charmm"
-improper_style = "harmonic"
-
-[special_bonds]
-preset = "charmm"
-
-[kspace]
-)" + kspace +
-         R"(
-[neighbor]
-skin = 2.0
-)";
-}
-
-// Runs `case_text` on each rank count and checks every thermo term of
-// diagnostics.csv's first row against lmp's within `tolerance` (relative),
-// and that the output says `summary`.
-void check_against_lmp(const std::string& dir, const std::string& case_text,
-                       const std::map<std::string, double>& reference,
-                       const std::vector<int>& rank_counts, const std::string& summary,
-                       double tolerance) {
-  write_text(dir + "/case.toml", case_text);
-  for (int ranks : rank_counts) {
-    const std::string out = dir + "/np" + std::to_string(ranks);
-    const std::string args = "run " + dir + "/case.toml --output-dir " + out;
-    const CliResult r = ranks == 1 ? run_cloudburst(args) : run_cloudburst_mpi(ranks, args);
-    INFO(r.output);
-    REQUIRE(r.code == 0);
-    CHECK_THAT(r.output, ContainsSubstring(summary));
-    for (const auto& [keyword, column] : columns) {
-      if (reference.count(keyword) == 0) continue;
-      check_relative(csv_column(out + "/diagnostics.csv", column).at(0), reference.at(keyword),
-                     tolerance, keyword + " on " + std::to_string(ranks) + " rank(s)");
-    }
-  }
-}
-
-}  // namespace
-
-TEST_CASE("the solvated peptide as lmp computes it (in.peptide with Ewald)",
-          "[md][validation][molecules]") {
-  // kspace ewald 1e-4 in place of in.peptide's pppm.
-  const std::string data = examples + "peptide/data.peptide";
-  if (!lmp_with(data)) SKIP("lmp or lammps-examples (" + data + ") is not installed");
-  const std::string dir = make_temp_dir("cb_md_peptide_");
-  const auto reference = lmp_thermo(dir, peptide_lmp(data, "kspace_style ewald 0.0001"));
-  check_against_lmp(dir, peptide_case(data, "style = \"ewald\"\naccuracy = 1.0e-4\n"), reference,
-                    {1, 2, 4}, "g_ewald = 0.25494425, kmax = 6 6 6, 462 k vectors", 1e-9);
-  fs::remove_all(dir);
-}
-
-TEST_CASE("the solvated peptide with PPPM as lmp computes it (in.peptide)",
-          "[md][validation][molecules][pppm]") {
-  // in.peptide's kspace_style pppm 0.0001: lmp chooses G = 0.26872465 and a
-  // 15^3 mesh. Every term within 1e-9 relative (measured on 1, 2 and 4
-  // ranks: 2.5e-14 at worst, E_long 2.4e-15, Press 1.3e-15; the sums differ
-  // from LAMMPS's in order only).
-  const std::string data = examples + "peptide/data.peptide";
-  if (!lmp_with(data)) SKIP("lmp or lammps-examples (" + data + ") is not installed");
-  const std::string dir = make_temp_dir("cb_md_peptide_pppm_");
-  const auto reference = lmp_thermo(dir, peptide_lmp(data, "kspace_style pppm 0.0001"));
-  check_against_lmp(dir, peptide_case(data, "style = \"pppm\"\naccuracy = 1.0e-4\n"), reference,
-                    {1, 2, 4},
-                    "kspace pppm: g_ewald = 0.26872465, grid = 15 15 15, order 5, estimated "
-                    "relative force accuracy 6.872429e-05",
-                    1e-9);
-  // `check` says the same before anything runs.
-  const CliResult check = run_cloudburst("check " + dir + "/case.toml");
-  INFO(check.output);
-  CHECK(check.code == 0);
-  CHECK_THAT(check.output, ContainsSubstring("# kspace: pppm, g_ewald = 0.26872465, mesh 15 15 15, "
-                                             "order 5, estimated relative force accuracy "
-                                             "6.872429e-05"));
-  fs::remove_all(dir);
-}
-
 TEST_CASE("SPC/E water with PPPM: every term as lmp computes it, and after 20 steps",
           "[md][validation][molecules][pppm]") {
   // The SPC/E case above with kspace_style pppm 1.0e-5 (G = 0.23983512, an
   // 18 x 18 x 30 mesh). Measured: 1.2e-13 relative at step 0, 5e-14 after 20
   // steps of NVE (the forces agree as closely).
-  const std::string data = examples + "HEAT/data.spce";
+  const std::string data = lammps_examples + "HEAT/data.spce";
   if (!lmp_with(data)) SKIP("lmp or lammps-examples (" + data + ") is not installed");
   const std::string dir = make_temp_dir("cb_md_spce_pppm_");
   auto to_pppm = [](std::string text, const std::string& from, const std::string& to) {
@@ -361,35 +183,6 @@ skin = 2.0
   check_bad_overrides(
       dir, case_text,
       {{"LJ epsilon with coul/long", "--set pair.epsilon=0.1", {"[pair] epsilon", "no LJ"}}});
-  fs::remove_all(dir);
-}
-
-TEST_CASE("the peptide's trajectory: 20 NVE steps in thermo_style multi, as lmp prints them",
-          "[md][validation][molecules]") {
-  // validation/md/in.peptide_bench (the same force field and Ewald 1e-4, NVE at
-  // 1 fs without SHAKE) in thermo_style multi: the blocks of steps 0, 10 and 20
-  // (after the CPU line) must be the same text, every printed digit, on 2 ranks.
-  const std::string data = examples + "peptide/data.peptide";
-  if (!lmp_with(data)) SKIP("lmp or lammps-examples (" + data + ") is not installed");
-  const std::string dir = make_temp_dir("cb_md_peptide_nve_");
-  const std::string bench = std::string(CLOUDBURST_SOURCE_DIR) + "/validation/md/in.peptide_bench";
-  const CliResult lmp =
-      run_shell("cd " + dir + " && lmp -in " + bench +
-                " -var steps 20 -var thermo_style multi -var thermo_every 10" + " -log none");
-  INFO(lmp.output);
-  REQUIRE(lmp.code == 0);
-  write_text(dir + "/peptide.toml",
-             peptide_case(data, "style = \"ewald\"\naccuracy = 1.0e-4\n", 20));
-  const CliResult r =
-      run_cloudburst_mpi(2, "run " + dir + "/peptide.toml --output-dir " + dir +
-                                "/out --set thermo.style=multi" + " --set thermo.every_steps=10");
-  INFO(r.output);
-  REQUIRE(r.code == 0);
-  const auto ours = multi_blocks(r.output), theirs = multi_blocks(lmp.output);
-  for (long step : {0L, 10L, 20L}) {
-    REQUIRE(theirs.count(step) == 1);
-    CHECK(ours.at(step) == theirs.at(step));
-  }
   fs::remove_all(dir);
 }
 
@@ -472,7 +265,7 @@ skin = 2.0
     INFO(lmp_args << "\n" << r.output);
     REQUIRE(r.code == 0);
     for (const char* keyword : {"E_vdwl", "E_coul", "E_bond"}) {
-      const double ours = csv_column(out + "/diagnostics.csv", columns.at(keyword)).at(0);
+      const double ours = csv_column(out + "/diagnostics.csv", thermo_columns.at(keyword)).at(0);
       const double theirs = reference.at(keyword);
       INFO(keyword << ": cloudburst " << ours << ", lmp " << theirs);
       CHECK(std::abs(ours - theirs) <= 1e-12 * std::max(1.0, std::abs(theirs)));
@@ -483,7 +276,7 @@ skin = 2.0
 
 TEST_CASE("a molecular restart matches the uninterrupted run bit for bit",
           "[md][restart][molecules]") {
-  const std::string data = examples + "HEAT/data.spce";
+  const std::string data = lammps_examples + "HEAT/data.spce";
   if (!fs::exists(data)) SKIP(data + " is not installed (lammps-examples)");
   const std::string dir = make_temp_dir("cb_md_mol_restart_");
   write_text(dir + "/spce.toml", spce_case);
@@ -505,7 +298,7 @@ TEST_CASE("a molecular restart matches the uninterrupted run bit for bit",
 }
 
 TEST_CASE("molecular input errors are named; check describes the case", "[md][input][molecules]") {
-  const std::string data = examples + "HEAT/data.spce";
+  const std::string data = lammps_examples + "HEAT/data.spce";
   if (!fs::exists(data)) SKIP(data + " is not installed (lammps-examples)");
   const std::string dir = make_temp_dir("cb_md_mol_errors_");
   write_text(dir + "/spce.toml", spce_case);
@@ -531,5 +324,63 @@ TEST_CASE("molecular input errors are named; check describes the case", "[md][in
         "--set special_bonds.preset=amber --set 'special_bonds.lj=[0,0,1]'",
         {"special_bonds", "both set the factors"}},
        {"molecules without atom_style full", "--set md.atom_style=charge", {"data.spce", "full"}}});
+  fs::remove_all(dir);
+}
+
+TEST_CASE("a bonded partner out of every rank's reach stops the run with exit 3",
+          "[md][molecules][mpi]") {
+  // A bond 30 A long in a 60 A box on 2 ranks (cutoff + skin 10 A): rank 0
+  // owns atom 1 and sees no copy of atom 2. LAMMPS stops with "Bond atoms
+  // missing" here.
+  const std::string dir = make_temp_dir("cb_md_far_bond_");
+  write_text(dir + "/far.data", R"(a bond longer than the ghost cutoff
+
+2 atoms
+1 atom types
+1 bonds
+1 bond types
+
+0 60 xlo xhi
+0 60 ylo yhi
+0 60 zlo zhi
+
+Masses
+
+1 12.0
+
+Atoms
+
+1 1 1 0.0 10.0 10.0 10.0
+2 1 1 0.0 40.0 10.0 10.0
+
+Bonds
+
+1 1 1 2
+)");
+  write_text(dir + "/far.toml", R"([run]
+solver = "md"
+case = "data_file"
+steps = 2
+
+[md]
+units = "real"
+atom_style = "full"
+data_file = "far.data"
+
+[pair]
+style = "lj/cut/coul/cut"
+cutoff = 8.0
+coeff_1_1 = [0.1, 3.0]
+
+[bonded]
+bond_style = "harmonic"
+bond_coeff_1 = [100.0, 1.5]
+)");
+  const CliResult r =
+      run_cloudburst_mpi(2, "run " + dir + "/far.toml --output-dir " + dir + "/out");
+  INFO(r.output);
+  CHECK(r.code == 3);
+  CHECK_THAT(r.output, ContainsSubstring("atom 2, a partner in a bonded term, is neither owned "
+                                         "nor a ghost"));
   fs::remove_all(dir);
 }

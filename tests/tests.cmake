@@ -131,8 +131,9 @@ set_tests_properties(test_cfd_validation test_cfd_vortex PROPERTIES TIMEOUT 1200
 # numbers; whole runs (bench/in.lj and melt thermo on 1, 2, 4 ranks, NVE
 # drift, restart, thin decomposition refused)
 cloudburst_test(test_md SOURCES test_md.cpp LIBS cloudburst::md RANKS 1 LABELS "md;kernels;solver")
-cloudburst_test(test_md_ewald SOURCES test_md_ewald.cpp LIBS cloudburst::md RANKS 1
-  LABELS "md;kernels;validation")
+cloudburst_test(test_md_ewald SOURCES test_md_ewald.cpp cli_runner.cpp LIBS cloudburst::md RANKS 1
+  LABELS "md;kernels;validation;cli;mpi")
+add_dependencies(test_md_ewald cloudburst)
 # PPPM kernels: LAMMPS's parameter choice (validation/lammps/pppm_parameters.sh),
 # assignment weights, influence function
 cloudburst_test(test_md_pppm_kernels SOURCES test_md_pppm_kernels.cpp LIBS cloudburst::kernels
@@ -143,6 +144,9 @@ cloudburst_test(test_md_runs SOURCES test_md_runs.cpp cli_runner.cpp
 add_dependencies(test_md_runs cloudburst)
 # molecules (topology, special pairs, bonded terms) against Debian's lmp run by
 # the test on lammps-examples' SPC/E water and peptide
-cloudburst_test(test_md_molecules SOURCES test_md_molecules.cpp cli_runner.cpp
+cloudburst_test(test_md_molecules SOURCES test_md_molecules.cpp cli_runner.cpp lmp_compare.cpp
   LIBS cloudburst_hdf5 RANKS 1 LABELS "md;cli;mpi;restart;validation")
 add_dependencies(test_md_molecules cloudburst)
+cloudburst_test(test_md_peptide SOURCES test_md_peptide.cpp cli_runner.cpp lmp_compare.cpp
+  RANKS 1 LABELS "md;cli;mpi;validation")
+add_dependencies(test_md_peptide cloudburst)

@@ -263,7 +263,7 @@ void read_pair(io::CaseFile& file, Params& p) {
   const int n = p.atom_types;
   std::vector<PairCoeff> own(n, PairCoeff{base, base});
   std::vector<std::optional<PairCoeff>> given(n * n);
-  const io::CoeffRows& data = p.molecule.pair_coeffs;
+  const CoeffRows& data = p.molecule.pair_coeffs;
   for (int i = 1; i <= n; ++i) {
     bool diagonal = false;
     for (int j = i; j <= n; ++j) {

@@ -46,7 +46,7 @@ struct MolecularParams {
   std::string style[term_kinds];
   std::vector<std::vector<double>> coeffs[term_kinds];
   std::vector<long> coeff_lines[term_kinds];
-  io::CoeffRows pair_coeffs;  // the data file's Pair Coeffs
+  CoeffRows pair_coeffs;  // the data file's Pair Coeffs
   double special_lj[4] = {1.0, 0.0, 0.0, 0.0};
   double special_coul[4] = {1.0, 0.0, 0.0, 0.0};
 };

@@ -40,7 +40,7 @@ void check_coeff(int kind, const std::string& style, const std::vector<double>& 
 
 // Each type's numbers: `<kind>_coeff_<type>` in [bonded], else the data
 // file's Coeffs line (LAMMPS: a bond_coeff command after read_data overrides).
-void read_coeffs(io::CaseFile& file, Params& p, int kind, const io::CoeffRows& rows) {
+void read_coeffs(io::CaseFile& file, Params& p, int kind, const CoeffRows& rows) {
   MolecularParams& m = p.molecule;
   const std::string style_key = std::string(kind_names[kind]) + "_style";
   if (!rows.empty() && !rows.style.empty() && rows.style != m.style[kind])

@@ -30,7 +30,7 @@ namespace cb::md {
 
 // The per-atom output quantities beyond id, type, x and v.
 inline std::vector<std::string> per_atom_names() {
-  return {"pe", "ke"};
+  return {"pe", "ke", "fx", "fy", "fz"};
 }
 
 class MdSolver : public ParticleSolver {
@@ -60,6 +60,8 @@ class MdSolver : public ParticleSolver {
   void load_particles(const HostParticles& atoms) override;
   std::vector<std::string> per_atom_names() const override { return md::per_atom_names(); }
   std::vector<double> per_atom_values(int q) override;
+  std::string unit_style() const override;
+  DataCoeffs data_coeffs() const override;
 
   // The thermodynamic state now (collective).
   Thermo thermo();

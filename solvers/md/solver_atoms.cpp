@@ -223,9 +223,17 @@ HostParticles MdSolver::owned_particles() {
 }
 
 // "pe": pair energy per atom (half of each pair; no tail share), as LAMMPS
-// compute pe/atom; "ke": m v^2 / 2.
+// compute pe/atom; "ke": m v^2 / 2; "fx", "fy", "fz": the total force of the
+// last force evaluation (pair, bonded, k-space and thermostat), as LAMMPS's
+// dump fx fy fz.
 std::vector<double> MdSolver::per_atom_values(int q) {
   const int n = atoms_.nlocal;
+  if (q >= 2) {
+    const auto f = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), atoms_.f);
+    std::vector<double> values(n);
+    for (int a = 0; a < n; ++a) values[a] = f(a, q - 2);
+    return values;
+  }
   if (static_cast<int>(per_atom_output_.extent(0)) < atoms_.capacity()) {
     per_atom_output_ = Vec3View("md::per_atom_output", atoms_.capacity());
   }
@@ -239,6 +247,41 @@ std::vector<double> MdSolver::per_atom_values(int q) {
   std::vector<double> values(n);
   for (int a = 0; a < n; ++a) values[a] = host(a, 0);
   return values;
+}
+
+std::string MdSolver::unit_style() const {
+  switch (params_.unit_style) {
+    case kernels::md::UnitStyle::real:
+      return "real";
+    case kernels::md::UnitStyle::metal:
+      return "metal";
+    default:
+      return "lj";
+  }
+}
+
+// The pair style's per-type numbers as LAMMPS's write_data writes them
+// (epsilon sigma, and epsilon14 sigma14 for lj/charmm/coul/long; none for
+// coul/long), and each bonded style's coefficients as the case gave them.
+DataCoeffs MdSolver::data_coeffs() const {
+  DataCoeffs coeffs;
+  if (params_.pair_style != "coul/long") {
+    coeffs.pair.style = params_.pair_style == "lj" ? "lj/cut" : params_.pair_style;
+    const int n = params_.atom_types;
+    for (int t = 0; t < n; ++t) {
+      const kernels::md::LjParams& lj = params_.pair[t * n + t];
+      coeffs.pair.rows.push_back({lj.epsilon, lj.sigma});
+      if (params_.charmm) {
+        const kernels::md::LjParams& lj14 = params_.pair14[t * n + t];
+        coeffs.pair.rows.back().insert(coeffs.pair.rows.back().end(), {lj14.epsilon, lj14.sigma});
+      }
+    }
+  }
+  for (int kind = 0; kind < term_kinds; ++kind) {
+    coeffs.terms[kind].style = params_.molecule.style[kind];
+    coeffs.terms[kind].rows = params_.molecule.coeffs[kind];
+  }
+  return coeffs;
 }
 
 std::string MdSolver::locate_non_finite() {

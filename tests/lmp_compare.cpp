@@ -1,0 +1,103 @@
+#include "lmp_compare.hpp"
+
+#include "cli_runner.hpp"
+
+#include <catch2/catch_test_macros.hpp>
+#include <catch2/matchers/catch_matchers_string.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+namespace cb::test {
+
+bool lmp_with(const std::string& data_file) {
+  return std::filesystem::exists(data_file) && run_shell("command -v lmp").code == 0;
+}
+
+std::map<std::string, double> lmp_thermo(const std::string& dir, const std::string& input) {
+  write_text(dir + "/in.lmp", input);
+  const CliResult r = run_shell("cd " + dir + " && lmp -in in.lmp -log none -echo none");
+  INFO(r.output);
+  REQUIRE(r.code == 0);
+  std::istringstream lines(r.output);
+  std::string line, header, row;
+  while (std::getline(lines, line)) {
+    if (line.rfind("Step", 0) != 0) continue;
+    header = line;
+    std::getline(lines, row);
+  }
+  std::istringstream names(header);
+  std::istringstream values(row);
+  std::map<std::string, double> thermo;
+  std::string name;
+  double value = 0.0;
+  while (names >> name && values >> value) thermo[name] = value;
+  REQUIRE(thermo.count("Step") == 1);
+  return thermo;
+}
+
+const std::map<std::string, std::string> thermo_columns = {
+    {"PotEng", "pe"},    {"E_vdwl", "evdwl"},   {"E_coul", "ecoul"},   {"E_long", "elong"},
+    {"E_bond", "ebond"}, {"E_angle", "eangle"}, {"E_dihed", "edihed"}, {"E_impro", "eimp"},
+    {"Press", "press"},  {"TotEng", "tot_eng"}};
+
+void check_relative(double ours, double reference, double tolerance, const std::string& what) {
+  INFO(what << ": cloudburst " << ours << ", lmp " << reference);
+  CHECK(std::abs(ours - reference) <= tolerance * std::abs(reference));
+}
+
+void check_against_lmp(const std::string& dir, const std::string& case_text,
+                       const std::map<std::string, double>& reference,
+                       const std::vector<int>& rank_counts, const std::string& summary,
+                       double tolerance) {
+  write_text(dir + "/case.toml", case_text);
+  for (int ranks : rank_counts) {
+    const std::string out = dir + "/np" + std::to_string(ranks);
+    const std::string args = "run " + dir + "/case.toml --output-dir " + out;
+    const CliResult r = ranks == 1 ? run_cloudburst(args) : run_cloudburst_mpi(ranks, args);
+    INFO(r.output);
+    REQUIRE(r.code == 0);
+    CHECK_THAT(r.output, Catch::Matchers::ContainsSubstring(summary));
+    for (const auto& [keyword, column] : thermo_columns) {
+      if (reference.count(keyword) == 0) continue;
+      check_relative(csv_column(out + "/diagnostics.csv", column).at(0), reference.at(keyword),
+                     tolerance, keyword + " on " + std::to_string(ranks) + " rank(s)");
+    }
+  }
+}
+
+std::map<long, std::vector<double>> dump_by_id(const std::string& path,
+                                               const std::vector<std::string>& names) {
+  std::istringstream lines(read_text(path));
+  std::string line;
+  std::vector<std::string> header;
+  std::map<long, std::vector<double>> rows;
+  while (std::getline(lines, line)) {
+    if (line.rfind("ITEM: ATOMS", 0) == 0) {
+      std::istringstream words(line.substr(11));
+      header.clear();
+      rows.clear();
+      for (std::string word; words >> word;) header.push_back(word);
+      continue;
+    }
+    if (header.empty() || line.rfind("ITEM:", 0) == 0) {
+      header.clear();
+      continue;
+    }
+    std::istringstream words(line);
+    std::map<std::string, double> row;
+    for (const std::string& name : header) words >> row[name];
+    std::vector<double>& values = rows[long(row.at("id"))];
+    for (const std::string& name : names) {
+      if (row.count(name) == 0) throw std::runtime_error(path + ": no dump column " + name);
+      values.push_back(row.at(name));
+    }
+  }
+  return rows;
+}
+
+}  // namespace cb::test

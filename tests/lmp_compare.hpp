@@ -1,0 +1,40 @@
+// Running Debian's lmp next to the `cloudburst` program in tests: its thermo
+// and dumps, and the comparisons the MD validation tests share.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace cb::test {
+
+// Debian's lammps-examples.
+inline const std::string lammps_examples = "/usr/share/lammps/examples/";
+
+// Whether `data_file` exists and lmp is on the PATH.
+bool lmp_with(const std::string& data_file);
+
+// Runs `input` with lmp in `dir`; its thermo values in the first row after the
+// last header (thermo_style custom; the last `run`), by keyword.
+std::map<std::string, double> lmp_thermo(const std::string& dir, const std::string& input);
+
+// LAMMPS thermo keyword -> diagnostics.csv column.
+extern const std::map<std::string, std::string> thermo_columns;
+
+// CHECKs |ours - reference| <= tolerance |reference|, naming `what`.
+void check_relative(double ours, double reference, double tolerance, const std::string& what);
+
+// Runs `case_text` on each rank count and checks every thermo term of
+// diagnostics.csv's first row against lmp's within `tolerance` (relative),
+// and that the output says `summary`. Run r's output is in dir/np<r>.
+void check_against_lmp(const std::string& dir, const std::string& case_text,
+                       const std::map<std::string, double>& reference,
+                       const std::vector<int>& rank_counts, const std::string& summary,
+                       double tolerance);
+
+// The `names` columns of the last snapshot of a LAMMPS text dump (dump
+// custom), by atom id. Throws when a column is missing.
+std::map<long, std::vector<double>> dump_by_id(const std::string& path,
+                                               const std::vector<std::string>& names);
+
+}  // namespace cb::test

@@ -100,7 +100,9 @@ void ForceField::compute(Atoms& atoms, const NeighborList& list, PartTimers& tim
   timers.start();
   Kokkos::deep_copy(atoms.f, 0.0);
   for (const auto& term : terms_) {
+    term->set_timers(&timers);
     term->add_forces(atoms, list);
+    term->set_timers(nullptr);
     timers.charge(term->part());
   }
 }

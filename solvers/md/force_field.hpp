@@ -56,6 +56,17 @@ class ForceTerm {
   virtual kernels::md::TailTerms tail_terms(const std::vector<double>& /*type_counts*/) const {
     return {};
   }
+  // The timers add_forces may charge sub-parts to (null: not timed).
+  void set_timers(PartTimers* timers) { timers_ = timers; }
+
+ protected:
+  // Charges the time since the last mark to `part` when timed.
+  void charge(Part part) {
+    if (timers_ != nullptr) timers_->charge(part);
+  }
+
+ private:
+  PartTimers* timers_ = nullptr;
 };
 
 // What the neighbour list does with 1-2, 1-3 and 1-4 pairs: factors 0 and 0

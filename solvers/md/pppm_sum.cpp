@@ -159,7 +159,9 @@ void PppmSum::transform_density(const Atoms& atoms) {
       KOKKOS_LAMBDA(int k, int j, int i) {
         brick(k, j, i) = FftComplex(density(0, k + oz, j + oy, i + ox), 0.0);
       });
+  charge(Part::kspace);
   fft_->forward(brick_, rho_hat_);
+  charge(Part::fft);
 }
 
 // E_d = -FFT^-1(i k_d scaleinv G rho_hat) on the owned brick (LAMMPS
@@ -193,7 +195,9 @@ void PppmSum::compute_field() {
             work(i, j, k) = FftComplex(-fk * im, fk * re);
           });
     }
+    charge(Part::kspace);
     fft_->backward(work_, brick_);
+    charge(Part::fft);
     if (be[0] > 0) {
       Kokkos::parallel_for(
           "md::pppm_field_from_fft", Policy3({0, 0, 0}, {be[2], be[1], be[0]}),

@@ -47,6 +47,10 @@ KOKKOS_INLINE_FUNCTION T pow(T x, T y) {
   return kmath::pow(x, y);
 }
 template <class T>
+KOKKOS_INLINE_FUNCTION T atan2(T y, T x) {
+  return kmath::atan2(y, x);
+}
+template <class T>
 KOKKOS_INLINE_FUNCTION T erfc(T x) {
   return kmath::erfc(x);
 }

@@ -150,3 +150,7 @@ add_dependencies(test_md_molecules cloudburst)
 cloudburst_test(test_md_peptide SOURCES test_md_peptide.cpp cli_runner.cpp lmp_compare.cpp
   RANKS 1 LABELS "md;cli;mpi;validation")
 add_dependencies(test_md_peptide cloudburst)
+# CFD bodies: implicit shapes, set operations, STL surfaces and cut cells
+# against exact volumes and areas
+cloudburst_test(test_cfd_geometry SOURCES test_cfd_geometry.cpp LIBS cloudburst::cfd RANKS 1
+  LABELS "cfd;geometry;kernels")

@@ -1,0 +1,180 @@
+#include "solvers/cfd/cut_cells.hpp"
+
+#include "core/ordered_sum.hpp"
+#include "kernels/cfd/cut_cell.hpp"
+
+#include <algorithm>
+#include <string>
+
+namespace cb::cfd {
+
+namespace kcfd = cb::kernels::cfd;
+
+void BodyProgram::add(const std::string& name, std::vector<kcfd::ShapeNode> program,
+                      const std::vector<double>& surface) {
+  const int offset = static_cast<int>(triangles.size() / 9);
+  for (kcfd::ShapeNode& node : program) {
+    if (node.kind != kcfd::ShapeKind::surface) continue;
+    for (int d = 0; d < 3; ++d) node.bounds[d] = 1e300, node.bounds[3 + d] = -1e300;
+    for (int v = 3 * node.first; v < 3 * (node.first + node.count); ++v) {
+      for (int d = 0; d < 3; ++d) {
+        node.bounds[d] = std::min(node.bounds[d], surface[3 * v + d]);
+        node.bounds[3 + d] = std::max(node.bounds[3 + d], surface[3 * v + d]);
+      }
+    }
+    node.first += offset;
+  }
+  triangles.insert(triangles.end(), surface.begin(), surface.end());
+  names.push_back(name);
+  begin.push_back(static_cast<int>(nodes.size()));
+  nodes.insert(nodes.end(), program.begin(), program.end());
+  end.push_back(static_cast<int>(nodes.size()));
+  if (names.size() > 1) {
+    kcfd::ShapeNode unite;
+    unite.kind = kcfd::ShapeKind::unite;
+    nodes.push_back(unite);
+  }
+}
+
+namespace {
+
+template <class T>
+Kokkos::View<T*, MemSpace> to_device(const char* label, const std::vector<T>& values) {
+  Kokkos::View<T*, MemSpace> view(std::string(label), values.size());
+  auto host = Kokkos::create_mirror_view(view);
+  for (std::size_t i = 0; i < values.size(); ++i) host(i) = values[i];
+  Kokkos::deep_copy(view, host);
+  return view;
+}
+
+// phi at the nodes of the padded grid refined cut_refinement times, at
+// x = lo + g (h / R) for the global refined index g (the same bits on every
+// rank that holds the node).
+NodeView node_phi(const BodyProgram& bodies, const LocalGrid& grid, const Int3& padded) {
+  constexpr int R = cut_refinement;
+  NodeView phi("cfd::body_phi", R * padded[2] + 1, R * padded[1] + 1, R * padded[0] + 1);
+  const auto nodes = to_device("cfd::body_nodes", bodies.nodes);
+  const auto triangles = to_device("cfd::body_triangles", bodies.triangles);
+  const int count = static_cast<int>(bodies.nodes.size());
+  const bool flat = padded[2] == 1 && grid.cells[2] == 1;  // 2-D: one layer in z
+  Kokkos::parallel_for(
+      "cfd::body_phi",
+      Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<3>>(
+          {0, 0, 0}, {R * padded[2] + 1, R * padded[1] + 1, R * padded[0] + 1}),
+      KOKKOS_LAMBDA(int k, int j, int i) {
+        const int g[3] = {i + R * grid.shift[0], j + R * grid.shift[1], k + R * grid.shift[2]};
+        double x[3];
+        for (int a = 0; a < 3; ++a) x[a] = grid.lo[a] + g[a] * (grid.h[a] / R);
+        if (flat) x[2] = grid.lo[2] + 0.5 * grid.h[2];  // 2-D: the body is a prism
+        phi(k, j, i) = kcfd::body_phi(nodes.data(), count, triangles.data(), x);
+      });
+  return phi;
+}
+
+// The fluid fraction of the face of the cell whose refined corner is (k, j,
+// i), normal to `axis`: the mean over its R x R sub-faces.
+KOKKOS_INLINE_FUNCTION double refined_aperture(const NodeView& phi, int axis, int k, int j, int i) {
+  constexpr int R = cut_refinement;
+  double sum = 0.0;
+  for (int v = 0; v < R; ++v) {
+    for (int u = 0; u < R; ++u) {
+      double corner[4];
+      for (int c = 0; c < 4; ++c) {
+        const int du = u + (c & 1), dv = v + (c >> 1);  // the face's two axes, in x, y, z order
+        corner[c] = axis == 0   ? phi(k + dv, j + du, i)
+                    : axis == 1 ? phi(k + dv, j, i + du)
+                                : phi(k, j + dv, i + du);
+      }
+      sum += kcfd::face_aperture(corner);
+    }
+  }
+  return sum / (R * R);
+}
+
+KOKKOS_INLINE_FUNCTION double refined_volume(const NodeView& phi, int k, int j, int i) {
+  constexpr int R = cut_refinement;
+  double sum = 0.0;
+  for (int c = 0; c < R; ++c)
+    for (int b = 0; b < R; ++b)
+      for (int a = 0; a < R; ++a) {
+        double corner[8];
+        for (int v = 0; v < 8; ++v)
+          corner[v] = phi(k + c + (v >> 2), j + b + ((v >> 1) & 1), i + a + (v & 1));
+        sum += kcfd::cell_volume_fraction(corner);
+      }
+  return sum / (R * R * R);
+}
+
+}  // namespace
+
+CutCells make_cut_cells(const BodyProgram& bodies, const LocalGrid& grid, const Int3& padded) {
+  CutCells cut;
+  cut.phi = node_phi(bodies, grid, padded);
+  cut.volume = NodeView("cfd::volume_fraction", padded[2], padded[1], padded[0]);
+  const char* labels[3] = {"cfd::aperture_x", "cfd::aperture_y", "cfd::aperture_z"};
+  for (int a = 0; a < 3; ++a)
+    cut.aperture[a] = NodeView(std::string(labels[a]), padded[2], padded[1], padded[0]);
+  cut.boundary = AreaView("cfd::boundary_area", padded[2], padded[1], padded[0], 4);
+  const NodeView phi = cut.phi, volume = cut.volume;
+  const AreaView boundary = cut.boundary;
+  const auto ax = cut.aperture[0], ay = cut.aperture[1], az = cut.aperture[2];
+  const double sx = grid.h[1] * grid.h[2], sy = grid.h[0] * grid.h[2], sz = grid.h[0] * grid.h[1];
+  Kokkos::parallel_for(
+      "cfd::cut_cells",
+      Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<3>>({0, 0, 0},
+                                                        {padded[2], padded[1], padded[0]}),
+      KOKKOS_LAMBDA(int k, int j, int i) {
+        constexpr int R = cut_refinement;
+        const int rk = R * k, rj = R * j, ri = R * i;
+        volume(k, j, i) = refined_volume(phi, rk, rj, ri);
+        // Lower and upper faces; an upper face is its neighbour's lower face,
+        // computed from the same values in the same order.
+        const double face[6] = {
+            refined_aperture(phi, 0, rk, rj, ri), refined_aperture(phi, 0, rk, rj, ri + R),
+            refined_aperture(phi, 1, rk, rj, ri), refined_aperture(phi, 1, rk, rj + R, ri),
+            refined_aperture(phi, 2, rk, rj, ri), refined_aperture(phi, 2, rk + R, rj, ri)};
+        ax(k, j, i) = face[0];
+        ay(k, j, i) = face[2];
+        az(k, j, i) = face[4];
+        // The fluid in the cell is closed by its faces and the body surface:
+        // A n_b = sum over the faces of aperture x area x outward normal
+        // (n_b points out of the body, into the fluid).
+        const double n[3] = {(face[1] - face[0]) * sx, (face[3] - face[2]) * sy,
+                             (face[5] - face[4]) * sz};
+        for (int d = 0; d < 3; ++d) boundary(k, j, i, d) = n[d];
+        boundary(k, j, i, 3) = kcfd::norm3(n[0], n[1], n[2]);
+      });
+  return cut;
+}
+
+GeometryStats geometry_stats(const CutCells& cut, const LocalGrid& grid, const Int3& cells,
+                             const Int3& ghost, MPI_Comm comm) {
+  const auto volume = cut.volume;
+  const auto boundary = cut.boundary;
+  OrderedSum sums;
+  const Sums<2> mine = sums.sum_cells<2>(
+      "cfd::geometry_stats", cells, ghost, KOKKOS_LAMBDA(int k, int j, int i, double* acc) {
+        acc[0] += volume(k, j, i);
+        acc[1] += boundary(k, j, i, 3);
+      });
+  double smallest = 1.0;
+  const int gx = ghost[0], gy = ghost[1], gz = ghost[2];
+  Kokkos::parallel_reduce(
+      "cfd::smallest_fraction",
+      Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<3>>(
+          {gz, gy, gx}, {gz + cells[2], gy + cells[1], gx + cells[0]}),
+      KOKKOS_LAMBDA(int k, int j, int i, double& low) {
+        const double f = volume(k, j, i);
+        if (f > 0.0 && f < low) low = f;
+      },
+      Kokkos::Min<double>(smallest));
+  double local[2] = {mine[0], mine[1]}, total[2] = {0.0, 0.0};
+  MPI_Allreduce(local, total, 2, MPI_DOUBLE, MPI_SUM, comm);
+  GeometryStats stats;
+  stats.fluid_volume = total[0] * grid.h[0] * grid.h[1] * grid.h[2];
+  stats.wetted_area = total[1];
+  MPI_Allreduce(&smallest, &stats.smallest_fraction, 1, MPI_DOUBLE, MPI_MIN, comm);
+  return stats;
+}
+
+}  // namespace cb::cfd

@@ -1,0 +1,66 @@
+// The bodies of a CFD case on a rank's padded grid (docs/solvers/cfd.md,
+// geometry): their implicit function at the grid nodes, and from it each
+// cell's fluid volume fraction, each face's aperture and the area vector of
+// the body's surface inside each cut cell (kernels/cfd/cut_cell.hpp).
+#pragma once
+
+#include "core/local_grid.hpp"
+#include "core/types.hpp"
+#include "kernels/cfd/shapes.hpp"
+
+#include <mpi.h>
+
+#include <string>
+#include <vector>
+
+namespace cb::cfd {
+
+// The bodies as one program (kernels/cfd/shapes.hpp, postfix), the triangles
+// of their surfaces, and per body its nodes [begin, end) for forces.
+struct BodyProgram {
+  std::vector<kernels::cfd::ShapeNode> nodes;
+  std::vector<double> triangles;  // 9 per triangle
+  std::vector<std::string> names;
+  std::vector<int> begin, end;
+  bool empty() const { return nodes.empty(); }
+  // Appends a body (a postfix program whose surface nodes count triangles
+  // from 0 of `surface`) and unites it with those before it.
+  void add(const std::string& name, std::vector<kernels::cfd::ShapeNode> program,
+           const std::vector<double>& surface);
+};
+
+using NodeView = Kokkos::View<double***, Kokkos::LayoutRight, MemSpace>;
+
+// phi is sampled on the grid refined this many times per axis and the
+// fractions averaged over the sub-cells and sub-faces: the second-order error
+// of the linear interpolant R^2 times smaller, for R^3 times the evaluations
+// (once per run).
+constexpr int cut_refinement = 2;
+using AreaView = Kokkos::View<double****, Kokkos::LayoutRight, MemSpace>;
+
+// On the padded grid of `n` cells per axis (ghosts included): phi at the
+// R n + 1 refined nodes per axis; per cell its fluid fraction, the apertures of its
+// three lower faces (x, y, z; the upper ones are the next cell's) and the
+// body surface inside it, A n_b (n_b the body's outward normal, into the
+// fluid) and its area |A|.
+struct CutCells {
+  NodeView phi;
+  NodeView volume;
+  NodeView aperture[3];
+  AreaView boundary;  // (k, j, i, 0..3): A n_x, A n_y, A n_z, |A|
+};
+
+CutCells make_cut_cells(const BodyProgram& bodies, const LocalGrid& grid, const Int3& padded);
+
+// Over the owned cells (ghost layers `ghost` on each side of `cells`): the
+// fluid volume, the wetted area and the smallest non-zero fluid fraction,
+// summed in cell order and over ranks (collective).
+struct GeometryStats {
+  double fluid_volume = 0.0;
+  double wetted_area = 0.0;
+  double smallest_fraction = 1.0;
+};
+GeometryStats geometry_stats(const CutCells& cut, const LocalGrid& grid, const Int3& cells,
+                             const Int3& ghost, MPI_Comm comm);
+
+}  // namespace cb::cfd

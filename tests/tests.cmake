@@ -63,7 +63,10 @@ cloudburst_test(test_weather_kessler SOURCES test_weather_kessler.cpp LIBS cloud
   LABELS "kernels;weather;validation")
 cloudburst_test(test_weather_runs SOURCES test_weather_runs.cpp cli_runner.cpp grid_runs.cpp
   LIBS cloudburst_hdf5 RANKS 1 LABELS "cli;restart;weather")
-foreach(t test_weather test_weather_runs)
+# moist runs: water conservation, positivity, dry fields unchanged, bad moisture input
+cloudburst_test(test_weather_moist SOURCES test_weather_moist.cpp cli_runner.cpp
+  LIBS cloudburst::weather RANKS 1 LABELS "solver;weather;moist")
+foreach(t test_weather test_weather_runs test_weather_moist)
   add_dependencies(${t} cloudburst)
 endforeach()
 

@@ -116,7 +116,7 @@ KOKKOS_INLINE_FUNCTION void kessler_adjust_cell(KesslerCell& c, double sed, doub
   c.qr = c.qr - evaporation;
 }
 
-// Kessler microphysics over one column of nz cells, bottom (k = 0) to top, in place; returns
+// Kessler microphysics over one column of nz >= 2 cells, bottom (k = 0) to top, in place; returns
 // the surface precipitation rate (m of water per s) averaged over the sub-steps.
 // Column provides: cell(k) -> KesslerCell (read), set(k, KesslerCell) (write), rho(k) (dry air
 // density, kg/m^3), exner(k), z(k) (cell-centre height, m). Sedimentation is first-order

@@ -83,7 +83,8 @@ class WeatherSolver : public GridSolver {
   Column hy_dens_int_, hy_dens_theta_int_, hy_pressure_int_;  // low faces
   int direction_switch_ = 1;                                  // 1: x (y) z this step, 0: z (y) x
   double mass0_ = 0.0, te0_ = 0.0, water0_ = 0.0;
-  OrderedSum sums_;  // diagnostics, the same on every thread count
+  double physics_seconds_ = 0.0;  // wall time in the microphysics, this run
+  OrderedSum sums_;               // diagnostics, the same on every thread count
 };
 
 double field_bytes(const Params& params, int ranks);

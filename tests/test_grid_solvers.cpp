@@ -58,6 +58,16 @@ std::vector<InvarianceRow> scalar_invariance() {
            {"[1,2,2]", "[4,1,1]", "[1,1,3]"}}};
 }
 
+// Moist runs: water vapour, cloud with a sharp edge (the positivity limiter's factors cross
+// ranks), docs/solvers/weather.md §9.
+const std::string moist =
+    "[weather]\nmoisture = true\nmicrophysics = \"none\"\nrelative_humidity = 0.5\n"
+    "bubble_relative_humidity = 0.9\nbubble_cloud = 0.002\n";
+// ... with Kessler microphysics: a saturated cloudy bubble that rains (columns whole in z).
+const std::string kessler =
+    "[weather]\nmoisture = true\nrelative_humidity = 0.8\nbubble_relative_humidity = 1.0\n"
+    "bubble_cloud = 0.004\n";
+
 // Split in x, in z and in both (2-D), in x, y and z (3-D): the periodic x
 // boundary, the walls at bottom and top and the halo corners cross ranks;
 // injection feeds its jet only on the rank at x = 0, straka has lateral walls.
@@ -70,7 +80,22 @@ std::vector<InvarianceRow> weather_invariance() {
        grid_case("weather", "thermal", "[16, 16, 12]", "steps = 12"),
        {"[2,2,1]", "[2,1,1]", "[1,2,1]", "[1,1,2]"}},
       {"injection", grid_case("weather", "injection", "[64, 1, 32]", "steps = 30"), {"[2,1,1]"}},
-      {"straka", grid_case("weather", "straka", "[64, 1, 16]", "steps = 30"), {"[2,1,1]"}}};
+      {"straka", grid_case("weather", "straka", "[64, 1, 16]", "steps = 30"), {"[2,1,1]"}},
+      {"moist2d",
+       grid_case("weather", "thermal", "[64, 1, 32]", "steps = 30", moist),
+       {"[2,1,1]", "[1,1,2]", "[2,1,2]", "[4,1,1]"}},
+      {"moist3d",
+       grid_case("weather", "thermal", "[16, 16, 12]", "steps = 12", moist),
+       {"[2,2,1]"}},
+      {"moist_walls",
+       grid_case("weather", "straka", "[64, 1, 16]", "steps = 30", moist),
+       {"[2,1,2]"}},
+      {"kessler2d",
+       grid_case("weather", "thermal", "[64, 1, 32]", "steps = 30", kessler),
+       {"[2,1,1]", "[4,1,1]", "[3,1,1]"}},
+      {"kessler3d",
+       grid_case("weather", "thermal", "[16, 16, 12]", "steps = 12", kessler),
+       {"[2,2,1]", "[1,2,1]"}}};
 }
 
 const std::string weno5 = "[cfd]\nreconstruction = \"weno5\"\n";
@@ -135,7 +160,15 @@ std::vector<RestartRow> restart_rows(const std::string& solver) {
          grid_case("weather", "thermal", "[48, 1, 24]", "end_time = 10.0"),
          3,
          {{2, 4}}},
-        {"waves", grid_case("weather", "gravity_waves", "[48, 1, 24]", "steps = 14"), 7, {{2, 2}}}};
+        {"waves", grid_case("weather", "gravity_waves", "[48, 1, 24]", "steps = 14"), 7, {{2, 2}}},
+        {"moist",
+         grid_case("weather", "thermal", "[48, 1, 24]", "steps = 14", moist),
+         7,
+         {{2, 2}, {1, 4}}},
+        {"kessler",
+         grid_case("weather", "thermal", "[48, 1, 24]", "steps = 14", kessler),
+         7,
+         {{2, 2}, {1, 4}, {4, 1}}}};
   return {{"dmr", grid_case("cfd", "double_mach", "[40, 10, 1]", "steps = 12"), 6, rank_pairs},
           {"cavity", grid_case("cfd", "cavity", "[16, 16, 1]", "steps = 12"), 6, rank_pairs}};
 }

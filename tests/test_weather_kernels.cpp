@@ -7,11 +7,13 @@
 // device code.
 #include "device_eval.hpp"
 #include "kernels/weather/tendency.hpp"
+#include "kernels/weather/tracer.hpp"
 
 #include <catch2/catch_approx.hpp>
 #include <catch2/catch_test_macros.hpp>
 
 #include <cmath>
+#include <limits>
 
 using namespace cb;
 using namespace cb::kernels::weather;
@@ -211,4 +213,28 @@ TEST_CASE("cell tendencies, sources and the stage update", "[weather][kernels]")
                 stage_update(1, real(0.5), 4), stage_update(-2, real(0.25), 6), 0};
   });
   check_vars(r, {-4.9, 0.011, 3, -0.5, 0});
+}
+
+TEST_CASE("moist tracer fluxes and the positive-definite renormalisation", "[weather][kernels]") {
+  // A uniform mixing ratio is carried with the mass flux; the hyperviscosity acts on q.
+  const real mass_flux = real(2.5), rho_face = real(1.2), hv = real(-0.1);
+  const Vars r = on_device(KOKKOS_LAMBDA() {
+    return Vars{tracer_face_flux(real(0.01), real(0.01), real(0.01), real(0.01), mass_flux,
+                                 rho_face, hv, false),
+                tracer_face_flux(0, 0, real(0.012), real(0.012), mass_flux, rho_face, hv, false),
+                tracer_face_flux(1, 2, 3, 4, mass_flux, rho_face, hv, true),
+                outflow_factor(real(0.3), real(-1), real(2), real(0.1), real(0.5)),
+                outflow_factor(real(0.3), real(1), real(0.5), real(0.1), real(0.5))};
+  });
+  // q_face = 7 * 0.012 / 12 - 0.012 / 12 = 0.006, d3 = -3 * 0.012 + 0.012 = -0.024.
+  check_vars(r, {0.025, 2.5 * 0.006 + 0.1 * 1.2 * -0.024, 0,
+                 0.3 / 0.6 * (1 - 16 * std::numeric_limits<real>::epsilon()), 1});
+  // The factor leaves a cell exactly empty at most: its outflow dt/h (F_high - F_low) is
+  // scaled to what it holds; a face flux takes its upwind cell's factor.
+  const real factor = outflow_factor(real(0.3), real(-1), real(2), real(0.1), real(0.5));
+  CHECK(real(0.3) -
+            real(0.1) / real(0.5) * (limited_flux(2, factor, 1) - limited_flux(-1, 1, factor)) >=
+        0);
+  CHECK(limited_flux(2, real(0.5), real(0.25)) == 1);
+  CHECK(limited_flux(-2, real(0.5), real(0.25)) == real(-0.5));
 }

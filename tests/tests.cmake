@@ -57,9 +57,16 @@ endforeach()
 cloudburst_test(test_weather SOURCES test_weather.cpp cli_runner.cpp
   LIBS cloudburst::weather RANKS 1 LABELS "solver;validation;weather")
 cloudburst_test(test_weather_kernels SOURCES test_weather_kernels.cpp LIBS cloudburst::kernels RANKS 1 LABELS "kernels;weather")
+# Kessler warm rain: formulas, conservation, and columns against the DCMIP 2016 routine
+# (validation/reference/kessler_dcmip2016.csv, validation/weather/kessler_reference.md)
+cloudburst_test(test_weather_kessler SOURCES test_weather_kessler.cpp LIBS cloudburst::kernels RANKS 1
+  LABELS "kernels;weather;validation")
 cloudburst_test(test_weather_runs SOURCES test_weather_runs.cpp cli_runner.cpp grid_runs.cpp
   LIBS cloudburst_hdf5 RANKS 1 LABELS "cli;restart;weather")
-foreach(t test_weather test_weather_runs)
+# moist runs: water conservation, positivity, dry fields unchanged, bad moisture input
+cloudburst_test(test_weather_moist SOURCES test_weather_moist.cpp cli_runner.cpp
+  LIBS cloudburst::weather RANKS 1 LABELS "solver;weather;moist")
+foreach(t test_weather test_weather_runs test_weather_moist)
   add_dependencies(${t} cloudburst)
 endforeach()
 

@@ -23,7 +23,7 @@ void WeatherSolver::apply_wall_ghosts(const Field& state, int axis) {
   const Field s = state;
   const Column hy_r = hy_dens_cell_;
   const int g = ghost_[axis], n = decomposition_.local_cells()[axis];
-  const int nvars = params_.variables();
+  const int nvars = params_.variables(), ndynamic = params_.dynamic_variables();
   const int normal = normal_momentum(axis);
   // All padded cells of the two other axes; along `axis` the 2g ghost layers.
   Kokkos::Array<int, 3> extent{int(s.extent(3)), int(s.extent(2)), int(s.extent(1))};
@@ -43,7 +43,8 @@ void WeatherSolver::apply_wall_ghosts(const Field& state, int axis) {
         in[axis] = interior;
         for (int v = 0; v < nvars; ++v) {
           double value = s(v, in[2], in[1], in[0]);
-          if (v == normal) {
+          if (v >= ndynamic) {  // moist tracers: copied
+          } else if (v == normal) {
             value = 0.0;
           } else if (axis == 2 && (v == Var::umom || v == Var::vmom)) {
             value = value / hy_r(in[2]) * hy_r(gi[2]);

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "kernels/weather/euler.hpp"
+#include "kernels/weather/kessler.hpp"
 
 namespace cb::weather {
 
@@ -23,6 +24,9 @@ struct CaseSetup {
   Case kind;
   int three_d;              // 1 when the y axis is in use
   double lo[3], length[3];  // domain
+  // Initial water of moist runs (Params::moisture): relative humidity outside and inside the
+  // perturbation, cloud mixing ratio inside.
+  double relative_humidity, bubble_relative_humidity, bubble_cloud;
 };
 
 // Point state: perturbations r (density), t (theta) and winds u, v, w, with
@@ -107,6 +111,24 @@ KOKKOS_INLINE_FUNCTION void background(const CaseSetup& c, double z, double& hr,
   } else {
     kernels::weather::background_const_theta(z, hr, ht);
   }
+}
+
+// Mixing ratios (per unit mass of dry air) of water vapour, cloud and rain at a point.
+struct PointWater {
+  double qv, qc, qr;
+};
+
+// Initial water of a moist run at a sampled point: vapour at a relative humidity of the
+// Kessler saturation mixing ratio (kernels/weather/kessler.hpp) of the background pressure and
+// temperature, with the bubble's humidity and cloud where the case perturbs theta.
+KOKKOS_INLINE_FUNCTION PointWater sample_water(const CaseSetup& c, const PointState& s) {
+  using namespace kernels::weather;
+  const double p = pressure(s.hr * s.ht);
+  const double temperature = s.ht * math::pow(p / p0, rd / cp);
+  const double qvs = kessler_saturation_mixing_ratio(380.0 / p, temperature);
+  const bool inside = s.t != 0.0;
+  return {(inside ? c.bubble_relative_humidity : c.relative_humidity) * qvs,
+          inside ? c.bubble_cloud : 0.0, 0.0};
 }
 
 // Vertical-momentum forcing of gravity_waves (miniWeather): w' = 0.01 m/s^2

@@ -5,8 +5,16 @@
 namespace cb::weather {
 
 SolverModule module() {
-  auto read_case = [](io::CaseFile& file, io::CommonParams&) {
+  auto read_case = [](io::CaseFile& file, io::CommonParams& common) {
     const Params params = read_params(file);
+    // The microphysics works on whole columns: ranks are not stacked in z.
+    if (params.moisture.kessler) {
+      if (common.parallel.ranks[2] > 1)
+        file.fail("parallel", "ranks",
+                  "[parallel] ranks: a run with microphysics keeps whole columns on each rank; "
+                  "put 1 rank along z");
+      common.parallel.ranks[2] = 1;
+    }
     SolverCase c;
     c.geometry = params.geometry;
     c.initial_dt = stable_dt(params);

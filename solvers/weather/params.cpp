@@ -46,6 +46,27 @@ void read_grid(io::CaseFile& file, Params& p, const CaseDefaults& d) {
   g.periodic = {periodic, periodic, false};
 }
 
+// [weather] moisture and the initial water; the water keys need moisture = true.
+void read_moisture(io::CaseFile& file, Moisture& m) {
+  m.enabled = file.get<bool>("weather", "moisture", false);
+  if (!m.enabled) {
+    for (const char* key :
+         {"microphysics", "relative_humidity", "bubble_relative_humidity", "bubble_cloud"}) {
+      if (file.has("weather", key))
+        file.fail("weather", key,
+                  std::string("[weather] ") + key + ": needs moisture = true (a dry run)");
+    }
+    return;
+  }
+  m.kessler = file.choice("weather", "microphysics", {"kessler", "none"}, std::string("kessler")) ==
+              "kessler";
+  m.relative_humidity =
+      file.get<double>("weather", "relative_humidity", 0.0, io::Bounds::closed(0.0, 1.5));
+  m.bubble_relative_humidity = file.get<double>("weather", "bubble_relative_humidity",
+                                                m.relative_humidity, io::Bounds::closed(0.0, 1.5));
+  m.bubble_cloud = file.get<double>("weather", "bubble_cloud", 0.0, io::Bounds::closed(0.0, 0.05));
+}
+
 }  // namespace
 
 Params read_params(io::CaseFile& file) {
@@ -61,6 +82,7 @@ Params read_params(io::CaseFile& file) {
   p.viscosity = file.get<double>("weather", "viscosity", d.viscosity, io::Bounds::non_negative());
   p.diffusivity =
       file.get<double>("weather", "diffusivity", d.viscosity, io::Bounds::non_negative());
+  read_moisture(file, p.moisture);
   return p;
 }
 
@@ -82,6 +104,9 @@ CaseSetup case_setup(const Params& p) {
     c.lo[a] = p.geometry.lo[a];
     c.length[a] = p.geometry.hi[a] - p.geometry.lo[a];
   }
+  c.relative_humidity = p.moisture.relative_humidity;
+  c.bubble_relative_humidity = p.moisture.bubble_relative_humidity;
+  c.bubble_cloud = p.moisture.bubble_cloud;
   return c;
 }
 

@@ -9,6 +9,20 @@
 
 namespace cb::weather {
 
+constexpr int moist_tracers = 3;  // water vapour, cloud, rain
+
+// [weather] moisture = true adds the densities of water vapour, cloud and rain (rho q, q the
+// mixing ratio per unit mass of dry air) as conserved tracers. Initial water: vapour at a
+// relative humidity of the (Kessler) saturation mixing ratio of the background, another one
+// and a cloud mixing ratio inside the case's perturbation (where theta' != 0).
+struct Moisture {
+  bool enabled = false;
+  bool kessler = false;  // [weather] microphysics = "kessler" (default) | "none" (passive water)
+  double relative_humidity = 0.0;
+  double bubble_relative_humidity = 0.0;
+  double bubble_cloud = 0.0;  // kg/kg
+};
+
 struct Params {
   std::string case_name;
   Case kind = Case::thermal;
@@ -18,8 +32,13 @@ struct Params {
   double hv_beta = 0.05;     // hyperviscosity strength in [0, 1]
   double viscosity = 0.0;    // m^2/s, on the velocity (Straka et al. 1993)
   double diffusivity = 0.0;  // m^2/s, on potential temperature
+  Moisture moisture;         // [weather] moisture and its initial water
   bool three_d() const { return geometry.cells[1] > 1; }
-  int variables() const { return three_d() ? 5 : 4; }
+  // rho', rho u, rho w, (rho theta)' [, rho v]: the dynamics.
+  int dynamic_variables() const { return three_d() ? 5 : 4; }
+  // rho qv, rho qc, rho qr after the dynamic variables in moist runs.
+  int tracers() const { return moisture.enabled ? moist_tracers : 0; }
+  int variables() const { return dynamic_variables() + tracers(); }
 };
 
 constexpr int halo_width = 2;  // four-cell interpolation stencil

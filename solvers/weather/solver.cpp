@@ -14,9 +14,11 @@ using kernels::gauss3_node, kernels::gauss3_weight;
 
 double field_bytes(const Params& params, int ranks) {
   const int vars = params.variables();
-  // state, state_tmp, flux (vars each) and the derived output fields
-  return (3.0 * vars + vars) * padded_global_cells(params.geometry, halo_width) * sizeof(real) /
-         ranks;
+  // state, state_tmp, flux (vars each), the derived output fields, the tracer factors, Exner
+  // and the surface rain
+  const int extra = params.tracers() + (params.moisture.kessler ? 3 : 0);
+  return (3.0 * vars + vars + extra) * padded_global_cells(params.geometry, halo_width) *
+         sizeof(real) / ranks;
 }
 
 WeatherSolver::WeatherSolver(const Params& params, const Decomposition& decomposition,
@@ -38,11 +40,22 @@ WeatherSolver::WeatherSolver(const Params& params, const Decomposition& decompos
   hy_dens_int_ = Column("weather::hy_dens_int", nk + 1);
   hy_dens_theta_int_ = Column("weather::hy_dens_theta_int", nk + 1);
   hy_pressure_int_ = Column("weather::hy_pressure_int", nk + 1);
+  if (params.tracers() > 0) {
+    tracer_factor_ = padded_field("weather::tracer_factor", params.tracers(), n, ghost_);
+    Kokkos::deep_copy(tracer_factor_, real(1));  // wall ghosts keep 1 (no flux crosses walls)
+    factor_halo_ =
+        std::make_unique<HaloExchange>(decomposition, halo_width, params.tracers(), context.comm);
+  }
+  if (params.moisture.kessler) {
+    exner_ = padded_field("weather::exner", 1, n, ghost_);
+    surface_ = padded_field("weather::surface_rain", 2, n, ghost_);
+  }
   initialize_background();
   initialize_state();
   const auto [mass, te] = mass_and_energy();
   mass0_ = mass;
   te0_ = te;
+  if (params.tracers() > 0) water0_ = water_mass().first;
 }
 
 // Background columns, as miniWeather computes them: cell values from the
@@ -80,11 +93,11 @@ void WeatherSolver::initialize_state() {
   const CaseSetup c = setup_;
   const Field s = state_;
   const int ny_points = params_.three_d() ? 3 : 1;
-  const int nvars = params_.variables();
+  const int nvars = params_.dynamic_variables(), ntracers = params_.tracers();
   Kokkos::parallel_for(
       "weather::initial_state", owned_cells(decomposition_.local_cells(), ghost_),
       KOKKOS_LAMBDA(int k, int j, int i) {
-        double sum[5] = {0, 0, 0, 0, 0};
+        double sum[5] = {0, 0, 0, 0, 0}, water[moist_tracers] = {0, 0, 0};
         for (int kk = 0; kk < 3; ++kk) {
           for (int jj = 0; jj < ny_points; ++jj) {
             for (int ii = 0; ii < 3; ++ii) {
@@ -101,10 +114,17 @@ void WeatherSolver::initialize_state() {
               sum[Var::wmom] += (p.r + p.hr) * p.w * w;
               sum[Var::rhot] += ((p.r + p.hr) * (p.t + p.ht) - p.hr * p.ht) * w;
               sum[Var::vmom] += (p.r + p.hr) * p.v * w;
+              if (ntracers > 0) {
+                const PointWater q = sample_water(c, p);
+                water[0] += (p.r + p.hr) * q.qv * w;
+                water[1] += (p.r + p.hr) * q.qc * w;
+                water[2] += (p.r + p.hr) * q.qr * w;
+              }
             }
           }
         }
         for (int v = 0; v < nvars; ++v) s(v, k, j, i) = sum[v];
+        for (int t = 0; t < ntracers; ++t) s(nvars + t, k, j, i) = water[t];
       });
   Kokkos::deep_copy(state_tmp_, state_);
 }
@@ -121,6 +141,15 @@ void WeatherSolver::step(double /*time*/, double dt, PhaseTimer& timer) {
     semi_discrete_step(state_, state_tmp_, state_, dt / 1, axis, timer);
   }
   direction_switch_ = 1 - direction_switch_;
+  if (params_.moisture.kessler) {
+    Kokkos::fence();  // so that the timer sees the microphysics alone
+    Kokkos::Timer timer_physics;
+    Kokkos::Profiling::pushRegion("weather::microphysics");
+    apply_microphysics(dt);
+    Kokkos::Profiling::popRegion();
+    Kokkos::fence();
+    physics_seconds_ += timer_physics.seconds();
+  }
 }
 
 // out = init + dt * rhs_axis(forcing)
@@ -128,7 +157,13 @@ void WeatherSolver::semi_discrete_step(const Field& init, const Field& forcing, 
                                        double dt, int axis, PhaseTimer& timer) {
   fill_ghosts(forcing, axis, timer);
   compute_fluxes(forcing, axis, dt);
+  if (params_.tracers() > 0) {
+    limit_tracer_fluxes(init, axis, dt);
+    ScopedPhase halo_phase(timer, Phase::halo, "weather::halo");
+    factor_halo_->exchange(tracer_factor_, axis);
+  }
   apply_tendencies(init, forcing, out, axis, dt);
+  if (params_.tracers() > 0) apply_tracer_tendencies(init, out, axis, dt);
 }
 
 void WeatherSolver::fill_ghosts(const Field& state, int axis, PhaseTimer& timer) {

@@ -12,6 +12,8 @@
 #include "core/solver.hpp"
 #include "solvers/weather/params.hpp"
 
+#include <memory>
+
 namespace cb::weather {
 
 using Column = Kokkos::View<double*, MemSpace>;  // background profile over padded k
@@ -39,6 +41,11 @@ class WeatherSolver : public GridSolver {
   LocalGrid local_grid() const { return make_local_grid(params_.geometry, decomposition_, ghost_); }
   // Global mass and total energy (miniWeather's definitions).
   std::pair<double, double> mass_and_energy();
+  // Global mass of water (moist runs), kg: (vapour + cloud + rain in the air, rain fallen out).
+  std::pair<double, double> water_mass();
+  void append_water_diagnostics(std::vector<Diagnostic>& rows);
+  void append_surface_rain(std::vector<FieldComponent>& fields);
+  double cell_volume() const;
 
   // Kernel launch sites. Public only because CUDA does not allow an extended
   // (__host__ __device__) lambda inside a private member function.
@@ -49,6 +56,9 @@ class WeatherSolver : public GridSolver {
   void compute_fluxes(const Field& state, int axis, double dt);
   void apply_tendencies(const Field& init, const Field& forcing, const Field& out, int axis,
                         double dt);
+  void limit_tracer_fluxes(const Field& init, int axis, double dt);
+  void apply_microphysics(double dt);
+  void apply_tracer_tendencies(const Field& init, const Field& out, int axis, double dt);
   void compute_derived();
 
  private:
@@ -62,11 +72,19 @@ class WeatherSolver : public GridSolver {
   Int3 ghost_;
   CaseSetup setup_;
   Field state_, state_tmp_, flux_, derived_;
+  // Moist runs: per cell and tracer, the factor on its outgoing fluxes of a stage (Skamarock
+  // 2006), exchanged along the sweep so each face takes its upwind cell's.
+  Field tracer_factor_;
+  std::unique_ptr<HaloExchange> factor_halo_;
+  // Kessler runs: the Exner function before the microphysics; at the lowest owned level, the
+  // surface precipitation rate (kg/(m^2 s)) and the rain accumulated since the start (kg/m^2).
+  Field exner_, surface_;
   Column hy_dens_cell_, hy_dens_theta_cell_;                  // cell centres
   Column hy_dens_int_, hy_dens_theta_int_, hy_pressure_int_;  // low faces
   int direction_switch_ = 1;                                  // 1: x (y) z this step, 0: z (y) x
-  double mass0_ = 0.0, te0_ = 0.0;
-  OrderedSum sums_;  // diagnostics, the same on every thread count
+  double mass0_ = 0.0, te0_ = 0.0, water0_ = 0.0;
+  double physics_seconds_ = 0.0;  // wall time in the microphysics, this run
+  OrderedSum sums_;               // diagnostics, the same on every thread count
 };
 
 double field_bytes(const Params& params, int ranks);

@@ -8,9 +8,13 @@ namespace {
 
 using kernels::weather::face_flux;
 using kernels::weather::FluxParams;
+using kernels::weather::interpolate4;
+using kernels::weather::limited_flux;
 using kernels::weather::momentum_forcing;
+using kernels::weather::outflow_factor;
 using kernels::weather::stage_update;
 using kernels::weather::sweep_tendency;
+using kernels::weather::tracer_face_flux;
 using kernels::weather::Var;
 using kernels::weather::Vars;
 using Policy3 = Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<3>>;
@@ -27,16 +31,61 @@ template <int Axis, int NVars>
 struct Directional {
   static void fluxes(const Field& s, const Field& flux, const Column& r, const Column& rt,
                      const Column& r_int, const Column& rt_int, const Column& p_int,
-                     const FluxParams& p, int wall_low, int wall_high, const Policy3& faces) {
+                     const FluxParams& p, int wall_low, int wall_high, int ntracers,
+                     const Policy3& faces) {
     constexpr int dk = Axis == 2;
     Kokkos::parallel_for(
         "weather::fluxes", faces, KOKKOS_LAMBDA(int k, int j, int i) {
           const int face = Axis == 0 ? i : Axis == 1 ? j : k;
-          const Vars f = face_flux(gather_stencil<Axis, NVars>(s, k, j, i),
-                                   face_background<Axis>(r, rt, r_int, rt_int, p_int, k),
-                                   cell_background(r, rt, k - dk), cell_background(r, rt, k), Axis,
-                                   face == wall_low || face == wall_high, p);
+          const bool wall = face == wall_low || face == wall_high;
+          const kernels::weather::Stencil q = gather_stencil<Axis, NVars>(s, k, j, i);
+          const kernels::weather::FaceBackground bg =
+              face_background<Axis>(r, rt, r_int, rt_int, p_int, k);
+          const Vars f = face_flux(q, bg, cell_background(r, rt, k - dk), cell_background(r, rt, k),
+                                   Axis, wall, p);
           for (int v = 0; v < NVars; ++v) flux(v, k, j, i) = f[v];
+          if (ntracers == 0) return;
+          const real rho_face =
+              interpolate4(q[0][Var::dens], q[1][Var::dens], q[2][Var::dens], q[3][Var::dens]) +
+              bg.rho;
+          for (int t = NVars; t < NVars + ntracers; ++t) {
+            const Kokkos::Array<real, 4> ratio = gather_mixing_ratio<Axis>(s, r, t, k, j, i);
+            flux(t, k, j, i) = tracer_face_flux(ratio[0], ratio[1], ratio[2], ratio[3],
+                                                f[Var::dens], rho_face, p.hv, wall);
+          }
+        });
+  }
+
+  // Skamarock's factor of each owned cell and tracer (kernels/weather/tracer.hpp) against the
+  // stage's update init + dt R.
+  static void tracer_factors(const Field& init, const Field& flux, const Field& factor, real h,
+                             real dt, int ntracers, const CellPolicy& cells) {
+    constexpr int di = Axis == 0, dj = Axis == 1, dk = Axis == 2;
+    Kokkos::parallel_for(
+        "weather::tracer_factors", cells, KOKKOS_LAMBDA(int k, int j, int i) {
+          for (int t = 0; t < ntracers; ++t) {
+            factor(t, k, j, i) = outflow_factor(init(NVars + t, k, j, i), flux(NVars + t, k, j, i),
+                                                flux(NVars + t, k + dk, j + dj, i + di), dt, h);
+          }
+        });
+  }
+
+  // out = init - dt (F_high - F_low) / h for the tracers, each face flux scaled by the factor
+  // of the cell it leaves.
+  static void tracer_tendencies(const Field& init, const Field& out, const Field& flux,
+                                const Field& factor, real h, real dt, int ntracers,
+                                const CellPolicy& cells) {
+    constexpr int di = Axis == 0, dj = Axis == 1, dk = Axis == 2;
+    Kokkos::parallel_for(
+        "weather::tracer_tendencies", cells, KOKKOS_LAMBDA(int k, int j, int i) {
+          for (int t = 0; t < ntracers; ++t) {
+            const int v = NVars + t;
+            const real below = factor(t, k - dk, j - dj, i - di), here = factor(t, k, j, i);
+            const real above = factor(t, k + dk, j + dj, i + di);
+            const real low = limited_flux(flux(v, k, j, i), below, here);
+            const real high = limited_flux(flux(v, k + dk, j + dj, i + di), here, above);
+            out(v, k, j, i) = stage_update(init(v, k, j, i), dt, -(high - low) / h);
+          }
         });
   }
 
@@ -80,6 +129,22 @@ struct FluxLaunch {
 };
 
 template <int Axis, int NVars>
+struct TracerFactorLaunch {
+  template <class... Args>
+  static void run(Args&&... args) {
+    Directional<Axis, NVars>::tracer_factors(args...);
+  }
+};
+
+template <int Axis, int NVars>
+struct TracerTendencyLaunch {
+  template <class... Args>
+  static void run(Args&&... args) {
+    Directional<Axis, NVars>::tracer_tendencies(args...);
+  }
+};
+
+template <int Axis, int NVars>
 struct TendencyLaunch {
   template <class... Args>
   static void run(Args&&... args) {
@@ -100,15 +165,29 @@ void WeatherSolver::compute_fluxes(const Field& state, int axis, double dt) {
   const int wall_low = decomposition_.at_physical_boundary(axis, 0) ? g : -1;
   const int wall_high = decomposition_.at_physical_boundary(axis, 1) ? g + n : -1;
   const Policy3 faces = owned_faces(decomposition_.local_cells(), ghost_, axis);
-  dispatch<FluxLaunch>(axis, params_.variables(), state, flux_, hy_dens_cell_, hy_dens_theta_cell_,
-                       hy_dens_int_, hy_dens_theta_int_, hy_pressure_int_, p, wall_low, wall_high,
-                       faces);
+  dispatch<FluxLaunch>(axis, params_.dynamic_variables(), state, flux_, hy_dens_cell_,
+                       hy_dens_theta_cell_, hy_dens_int_, hy_dens_theta_int_, hy_pressure_int_, p,
+                       wall_low, wall_high, params_.tracers(), faces);
+}
+
+void WeatherSolver::limit_tracer_fluxes(const Field& init, int axis, double dt) {
+  dispatch<TracerFactorLaunch>(axis, params_.dynamic_variables(), init, flux_, tracer_factor_,
+                               real(params_.geometry.spacing(axis)), real(dt), params_.tracers(),
+                               owned_cells(decomposition_.local_cells(), ghost_));
+}
+
+void WeatherSolver::apply_tracer_tendencies(const Field& init, const Field& out, int axis,
+                                            double dt) {
+  dispatch<TracerTendencyLaunch>(axis, params_.dynamic_variables(), init, out, flux_,
+                                 tracer_factor_, real(params_.geometry.spacing(axis)), real(dt),
+                                 params_.tracers(),
+                                 owned_cells(decomposition_.local_cells(), ghost_));
 }
 
 void WeatherSolver::apply_tendencies(const Field& init, const Field& forcing, const Field& out,
                                      int axis, double dt) {
-  dispatch<TendencyLaunch>(axis, params_.variables(), init, forcing, out, flux_, hy_dens_cell_,
-                           real(params_.geometry.spacing(axis)), real(dt),
+  dispatch<TendencyLaunch>(axis, params_.dynamic_variables(), init, forcing, out, flux_,
+                           hy_dens_cell_, real(params_.geometry.spacing(axis)), real(dt),
                            setup_.kind == Case::gravity_waves, setup_, local_grid(),
                            owned_cells(decomposition_.local_cells(), ghost_));
 }

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "kernels/weather/tendency.hpp"
+#include "kernels/weather/tracer.hpp"
 #include "solvers/weather/solver.hpp"
 
 namespace cb::weather {
@@ -26,6 +27,21 @@ KOKKOS_FORCEINLINE_FUNCTION kernels::weather::Stencil gather_stencil(const Field
   kernels::weather::Stencil q;
   for (int c = 0; c < 4; ++c) {
     q[c] = gather_cell<NVars>(s, k + (c - 2) * dk, j + (c - 2) * dj, i + (c - 2) * di);
+  }
+  return q;
+}
+
+// Mixing ratio rho q / (rho' + rho_bar) of tracer variable t in the four cells about the low
+// face of padded cell (k, j, i) along Axis.
+template <int Axis>
+KOKKOS_FORCEINLINE_FUNCTION Kokkos::Array<real, 4> gather_mixing_ratio(const Field& s,
+                                                                       const Column& r, int t,
+                                                                       int k, int j, int i) {
+  constexpr int di = Axis == 0, dj = Axis == 1, dk = Axis == 2;
+  Kokkos::Array<real, 4> q;
+  for (int c = 0; c < 4; ++c) {
+    const int kc = k + (c - 2) * dk, jc = j + (c - 2) * dj, ic = i + (c - 2) * di;
+    q[c] = s(t, kc, jc, ic) / (s(kernels::weather::Var::dens, kc, jc, ic) + real(r(kc)));
   }
   return q;
 }

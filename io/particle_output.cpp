@@ -110,6 +110,11 @@ std::string write_particles_file(const std::string& path, MPI_Comm comm, long st
     detail::write_attribute(file, "periodic", box.periodic);
     const HostParticles& a = local.atoms;
     detail::write_rows(file, "x", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 3, slice, a.x.data());
+    // The Polyvertex cells, one per atom: the XDMF 3 readers of ParaView draw
+    // no cells from a topology without its connectivity.
+    std::vector<std::int64_t> cells(a.size());
+    for (std::size_t i = 0; i < cells.size(); ++i) cells[i] = slice.offset + std::int64_t(i);
+    detail::write_rows(file, "cells", H5T_STD_I64LE, H5T_NATIVE_INT64, 1, slice, cells.data());
     for (const std::string& name : names) {
       if (name == "id") {
         detail::write_rows(file, name, H5T_STD_I64LE, H5T_NATIVE_INT64, 1, slice, a.id.data());
@@ -140,8 +145,13 @@ bool scan_particles_file(const std::string& path, ParticleXdmfOutput::Entry& ent
     H5Handle file = detail::open_file(path, MPI_COMM_NULL);
     entry.time = detail::read_double_attribute(file, "time");
     entry.atoms = detail::read_long_attribute(file, "atoms");
-    for (const std::string& name : detail::dataset_names(file))
-      if (name != "x") entry.names.push_back(name);
+    entry.cells = false;
+    for (const std::string& name : detail::dataset_names(file)) {
+      if (name == "cells")
+        entry.cells = true;
+      else if (name != "x")
+        entry.names.push_back(name);
+    }
     return true;
   } catch (const std::exception&) {
     return false;
@@ -169,8 +179,15 @@ std::string xdmf_grid(const ParticleXdmfOutput::Entry& entry) {
   xml << "      <Grid Name=\"step_" << entry.step << "\" GridType=\"Uniform\">\n"
       << "        <Time Value=\"" << format_number(entry.time) << "\"/>\n"
       << "        <Topology TopologyType=\"Polyvertex\" NumberOfElements=\"" << entry.atoms
-      << "\" NodesPerElement=\"1\"/>\n"
-      << "        <Geometry GeometryType=\"XYZ\">\n"
+      << "\" NodesPerElement=\"1\"";
+  if (entry.cells) {
+    xml << ">\n          <DataItem Dimensions=\"" << entry.atoms
+        << "\" NumberType=\"Int\" Precision=\"8\" Format=\"HDF\">" << xml_escape(entry.file)
+        << ":/cells</DataItem>\n        </Topology>\n";
+  } else {  // a file of an earlier version, found when a series is rebuilt
+    xml << "/>\n";
+  }
+  xml << "        <Geometry GeometryType=\"XYZ\">\n"
       << "          <DataItem Dimensions=\"" << entry.atoms
       << " 3\" NumberType=\"Float\" Precision=\"8\" Format=\"HDF\">" << xml_escape(entry.file)
       << ":/x</DataItem>\n"
@@ -266,8 +283,8 @@ void ParticleXdmfOutput::write(long step, double time, const ParticleBox& box,
 
   std::string error = root ? make_directory(out_dir_ + "/particles") : std::string();
   if (root && error.empty()) {
-    // x plus every column, counted as 8-byte values: an upper bound.
-    std::size_t values = 3 + entry.names.size();
+    // x, the cells and every column, counted as 8-byte values: an upper bound.
+    std::size_t values = 4 + entry.names.size();
     if (velocities) values += 2;
     if (images) values += 2;
     error = detail::space_shortage(out_dir_ + "/particles", 8.0 * values * double(slice.total));

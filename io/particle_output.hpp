@@ -45,7 +45,8 @@ class ParticleXdmfOutput {
     double time = 0.0;
     long long atoms = 0;
     std::string file;                // relative to out_dir
-    std::vector<std::string> names;  // datasets besides x
+    std::vector<std::string> names;  // datasets besides x and cells
+    bool cells = true;               // the file has the connectivity /cells
   };
 
  private:

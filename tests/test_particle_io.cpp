@@ -223,7 +223,8 @@ TEST_CASE("XDMF particle output: Polyvertex series, global arrays, restart", "[p
   if (world_rank() == 0) {
     const std::string text = text_of(xmf);
     CHECK_THAT(text, ContainsSubstring("<Topology TopologyType=\"Polyvertex\" "
-                                       "NumberOfElements=\"29\" NodesPerElement=\"1\"/>"));
+                                       "NumberOfElements=\"29\" NodesPerElement=\"1\">"));
+    CHECK_THAT(text, ContainsSubstring("particles/particles_00000010.h5:/cells</DataItem>"));
     CHECK_THAT(text, ContainsSubstring("<Geometry GeometryType=\"XYZ\">"));
     CHECK_THAT(text, ContainsSubstring("particles/particles_00000020.h5:/v</DataItem>"));
     CHECK_THAT(text, ContainsSubstring("<Attribute Name=\"ke\" AttributeType=\"Scalar\""));
@@ -235,6 +236,10 @@ TEST_CASE("XDMF particle output: Polyvertex series, global arrays, restart", "[p
     REQUIRE(ids.size() == 29);
     for (int n = 0; n < 29; ++n) CHECK(ids[n] == n + 1);
     CHECK(cb::test::read_field(file, "/x").size() == 3 * 29);
+    // The cells 0..N-1 in file order.
+    const std::vector<double> cells = cb::test::read_field(file, "/cells");
+    REQUIRE(cells.size() == 29);
+    for (int n = 0; n < 29; ++n) CHECK(cells[n] == n);
   }
   MPI_Barrier(MPI_COMM_WORLD);
   {

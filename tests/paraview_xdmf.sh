@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# ParaView opens what cloudburst writes: runs a 2-D weather case, a 3-D CFD
+# case, an LJ MD case and a charged MD case (short, with field or particle
+# output every step or two), then validation/paraview/check_xdmf.py under
+# pvbatch checks each .xmf in ParaView's three XDMF readers against the HDF5
+# datasets and renders one picture per kind into the output directory.
+# Usage: paraview_xdmf.sh CLOUDBURST_EXE SOURCE_DIR WORK_DIR
+# Exits 4 (skipped) when pvbatch, xvfb-run or ParaView's Python are missing.
+set -euo pipefail
+exe="$1" source="$2" work="$3"
+if ! command -v pvbatch >/dev/null || ! command -v xvfb-run >/dev/null; then
+  echo "paraview_xdmf: pvbatch or xvfb-run is not installed (paraview, python3-paraview, xvfb)"
+  exit 4
+fi
+rm -rf "$work" && mkdir -p "$work"
+cases="$source/cases"
+run() {
+  local name="$1"
+  shift
+  "$exe" run "$@" --output-dir "$work/$name" >"$work/$name.log" 2>&1 || {
+    cat "$work/$name.log"
+    exit 1
+  }
+}
+run weather_2d "$cases/weather/collision_2d.toml" --set run.steps=4 --set output.every_steps=2 \
+  --set 'grid.cells=[40,1,20]'
+run cfd_3d "$cases/cfd/taylor_green.toml" --set run.steps=2 --set output.every_steps=1 \
+  --set 'grid.cells=[8,8,8]'
+run md_lj "$cases/md/lj_melt.toml" --set run.steps=20 --set output.every_steps=10
+run md_salt "$cases/md/salt_coul_cut.toml" --set run.steps=4 --set output.every_steps=2
+status=0
+for entry in weather_2d/fields.xmf:grid cfd_3d/fields.xmf:grid md_lj/particles.xmf:particles \
+  md_salt/particles.xmf:particles; do
+  xmf="$work/${entry%%:*}" kind="${entry##*:}"
+  echo "== $xmf ($kind)"
+  xvfb-run -a pvbatch "$source/validation/paraview/check_xdmf.py" "$xmf" "$kind" \
+    "$(dirname "$xmf").png" 2>&1 | grep -v "^$" || status=1
+done
+exit $status

@@ -169,3 +169,7 @@ add_test(NAME test_paraview_xdmf
   WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
 set_tests_properties(test_paraview_xdmf PROPERTIES ENVIRONMENT "${CLOUDBURST_TEST_ENV}"
   LABELS "io;paraview;validation" TIMEOUT 600 SKIP_RETURN_CODE 4)
+# Debian's lmp reads the program's final.data and re-runs its dumps
+cloudburst_test(test_md_lammps_rerun SOURCES test_md_lammps_rerun.cpp cli_runner.cpp RANKS 1
+  LABELS "md;cli;mpi;validation")
+add_dependencies(test_md_lammps_rerun cloudburst)

@@ -105,6 +105,8 @@ class ParticleSolver : public Solver {
   virtual void load_particles(const HostParticles& atoms) = 0;
   // Names of extra per-atom output quantities beyond id/type/x/v (e.g. "pe", "ke").
   virtual std::vector<std::string> per_atom_names() const { return {}; }
+  // Those written when [output] fields names none (all by default).
+  virtual std::vector<std::string> default_per_atom_names() const { return per_atom_names(); }
   // Values of `per_atom_names()[q]` for the atoms of owned_particles(), same order.
   virtual std::vector<double> per_atom_values(int /*q*/) { return {}; }
   // For data files: LAMMPS's name of the unit system, and the force field's

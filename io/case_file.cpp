@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <sstream>
 #include <tuple>
 #include <type_traits>
@@ -143,9 +144,27 @@ struct CaseFile::Impl {
   std::vector<std::pair<std::string, std::vector<std::string>>> known;  // in first-asked order
   std::vector<ResolvedEntry> entries;
 
+  // A section, or table N (1-based) of an array of tables: "name[N]".
   const toml::table* section_table(std::string_view section) const {
+    if (const auto element = array_element(section)) {
+      const toml::node* n = doc.get(element->first);
+      const toml::array* a = n ? n->as_array() : nullptr;
+      const toml::node* e =
+          a && element->second <= a->size() ? a->get(element->second - 1) : nullptr;
+      return e ? e->as_table() : nullptr;
+    }
     const toml::node* n = doc.get(section);
     return n ? n->as_table() : nullptr;
+  }
+  // ("name", N) for "name[N]".
+  static std::optional<std::pair<std::string, std::size_t>> array_element(
+      std::string_view section) {
+    const auto open = section.find('[');
+    if (open == std::string_view::npos || open == 0 || section.back() != ']') return std::nullopt;
+    const std::string digits(section.substr(open + 1, section.size() - open - 2));
+    if (digits.empty() || digits.find_first_not_of("0123456789") != std::string::npos)
+      return std::nullopt;
+    return std::make_pair(std::string(section.substr(0, open)), std::stoul(digits));
   }
   const toml::node* lookup(std::string_view section, std::string_view key) const {
     const toml::table* t = section_table(section);
@@ -297,7 +316,7 @@ std::optional<T> CaseFile::Impl::read(std::string_view section, std::string_view
 
 void CaseFile::Impl::check_top_level() const {
   for (const auto& [key, node] : doc) {
-    if (node.is_table()) continue;
+    if (node.is_table() || node.is_array_of_tables()) continue;
     throw InputError(at(name, key.source()) + ": top-level " + detail::type_name(node) + " '" +
                      std::string(key.str()) + "' is not allowed; every key belongs to a [section]");
   }
@@ -332,11 +351,14 @@ void CaseFile::Impl::apply_override(const std::string& arg, std::size_t index) {
   if (parsed.size() != 1 || !parsed.contains("v"))
     throw InputError(origin.text + ": expected one TOML value after '='");
 
-  if (!doc.contains(section)) {
+  toml::table* t = const_cast<toml::table*>(section_table(section));
+  if (t == nullptr && array_element(section))
+    throw InputError(origin.text + ": there is no table " + section);
+  if (t == nullptr) {
     doc.insert(section, toml::table{});
     section_origin.emplace(section, origin);
+    t = doc.get(section)->as_table();
   }
-  toml::table* t = doc.get(section)->as_table();
   t->insert_or_assign(key, std::move(*parsed.get("v")));
   key_origin[Key(section, key)] = origin;
 }
@@ -438,6 +460,11 @@ void CaseFile::allow(std::string_view section, std::string_view key) {
   impl_->mark_known(section, key);
 }
 
+std::size_t CaseFile::tables(std::string_view name) const {
+  const toml::node* n = impl_->doc.get(name);
+  return n && n->is_array_of_tables() ? n->as_array()->size() : 0;
+}
+
 bool CaseFile::has(std::string_view section, std::string_view key) const {
   return impl_->lookup(section, key) != nullptr;
 }
@@ -464,20 +491,32 @@ void CaseFile::finish() const {
   std::vector<std::string> known_sections;
   for (const auto& s : m.known) known_sections.push_back(s.first);
 
+  // Each section, and each table of an array of tables as "name[N]".
+  std::vector<std::pair<std::string, const toml::table*>> tables;
   for (const auto& [section_key, section_node] : m.doc) {
     const std::string section(section_key.str());
+    if (const toml::array* a = section_node.as_array()) {
+      for (std::size_t i = 0; i < a->size(); ++i)
+        tables.push_back({section + "[" + std::to_string(i + 1) + "]", a->get(i)->as_table()});
+    } else {
+      tables.push_back({section, section_node.as_table()});
+    }
+  }
+  for (const auto& [section, table] : tables) {
     const auto known = std::find_if(m.known.begin(), m.known.end(),
                                     [&](const auto& s) { return s.first == section; });
     if (known == m.known.end()) {
       const auto it = m.section_origin.find(section);
       const Impl::Origin* origin = it == m.section_origin.end() ? nullptr : &it->second;
-      problems.push_back({place(origin, section_node.source().begin),
-                          (origin ? origin->text : m.section_where(section)) +
-                              ": unknown section [" + section + "]" +
-                              hint(section, known_sections, "[", "]", "sections")});
+      const auto element = Impl::array_element(section);
+      const std::string spelled = element ? "[[" + element->first + "]]" : "[" + section + "]";
+      problems.push_back(
+          {place(origin, table->source().begin),
+           (origin ? origin->text : m.section_where(section)) + ": unknown section " + spelled +
+               hint(element ? element->first : section, known_sections, "[", "]", "sections")});
       continue;
     }
-    for (const auto& [key, value] : *section_node.as_table()) {
+    for (const auto& [key, value] : *table) {
       const std::string name(key.str());
       if (std::find(known->second.begin(), known->second.end(), name) != known->second.end())
         continue;
@@ -506,7 +545,9 @@ std::string CaseFile::resolved_text() const {
       sections.push_back(e.section);
   std::string out;
   for (const auto& section : sections) {
-    out += (out.empty() ? "[" : "\n[") + detail::toml_key(section) + "]\n";
+    const auto element = Impl::array_element(section);
+    out += (out.empty() ? "" : "\n") + (element ? "[[" + detail::toml_key(element->first) + "]]\n"
+                                                : "[" + detail::toml_key(section) + "]\n");
     for (const auto& e : impl_->entries) {
       if (e.section != section) continue;
       out += detail::toml_key(e.key) + " = " + e.value + (e.defaulted ? "  # default\n" : "\n");

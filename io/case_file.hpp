@@ -81,6 +81,10 @@ class CaseFile {
 
   bool has(std::string_view section, std::string_view key) const;
 
+  // The number of tables in the array of tables [[name]] (0 when absent).
+  // Table N (1-based) is read and reported as the section "name[N]".
+  std::size_t tables(std::string_view name) const;
+
   // Throws InputError located at section.key (or at the section, or the file).
   [[noreturn]] void fail(std::string_view section, std::string_view key,
                          const std::string& message) const;

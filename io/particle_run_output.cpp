@@ -25,10 +25,12 @@ bool any_of_names(const std::vector<std::string>& fields,
                      [&](const char* name) { return contains(fields, name); });
 }
 
-// The [output] fields that name per-atom quantities of the solver (all of them by default).
+// The [output] fields that name per-atom quantities of the solver (its
+// defaults when fields names none).
 std::vector<std::string> selected_per_atom(const std::vector<std::string>& fields,
-                                           const std::vector<std::string>& per_atom_names) {
-  if (fields.empty()) return per_atom_names;
+                                           const ParticleSolver& solver) {
+  if (fields.empty()) return solver.default_per_atom_names();
+  const std::vector<std::string> per_atom_names = solver.per_atom_names();
   std::vector<std::string> chosen;
   for (const std::string& name : per_atom_names)
     if (contains(fields, name)) chosen.push_back(name);
@@ -65,12 +67,12 @@ ParticleOutputParams read_particle_output_params(CaseFile& file, RunControl& con
 }
 
 std::vector<std::string> dump_columns(const std::vector<std::string>& fields,
-                                      const std::vector<std::string>& per_atom_names) {
+                                      const std::vector<std::string>& default_per_atom_names) {
   std::vector<std::string> columns = {"id", "type", "x", "y", "z"};
   std::vector<std::string> wanted = fields;
   if (wanted.empty()) {
     wanted = {"vx", "vy", "vz", "ix", "iy", "iz"};
-    wanted.insert(wanted.end(), per_atom_names.begin(), per_atom_names.end());
+    wanted.insert(wanted.end(), default_per_atom_names.begin(), default_per_atom_names.end());
   }
   for (const std::string& name : wanted)
     if (!contains(columns, name)) columns.push_back(name);
@@ -100,7 +102,7 @@ ParticleRunOutput::ParticleRunOutput(ParticleSolver& solver, MPI_Comm comm, Outp
       keep_(keep),
       params_(std::move(params)),
       control_(control),
-      columns_(dump_columns(params_.fields, solver.per_atom_names())),
+      columns_(dump_columns(params_.fields, solver.default_per_atom_names())),
       xdmf_(paths_.root, comm, start.step),
       last_xdmf_time_(start.step > 0 ? start.time : -std::numeric_limits<double>::infinity()),
       log_(log),
@@ -144,7 +146,7 @@ void ParticleRunOutput::write_fields(const RunState& state) {
   const bool dump = p.dump_every_steps > 0 && (last || state.step % p.dump_every_steps == 0);
   if (!xdmf && !dump) return;
 
-  std::vector<std::string> wanted = selected_per_atom(p.fields, solver_.per_atom_names());
+  std::vector<std::string> wanted = selected_per_atom(p.fields, solver_);
   const AtomTable table = owned_atom_table(solver_, wanted);
   const ParticleBox& box = solver_.box();
   if (dump)

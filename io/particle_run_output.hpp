@@ -37,9 +37,10 @@ struct ParticleOutputParams {
 ParticleOutputParams read_particle_output_params(CaseFile& file, RunControl& control,
                                                  const std::vector<std::string>& fields);
 
-// The dump columns for [output] fields (id type x y z first, always).
+// The dump columns for [output] fields (id type x y z first, always; with
+// none named, velocities, images and `default_per_atom_names`).
 std::vector<std::string> dump_columns(const std::vector<std::string>& fields,
-                                      const std::vector<std::string>& per_atom_names);
+                                      const std::vector<std::string>& default_per_atom_names);
 
 class ParticleRunOutput : public RunOutput {
  public:

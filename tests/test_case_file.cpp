@@ -363,3 +363,43 @@ TEST_CASE("closest_match suggests only close names", "[io][case_file]") {
   CHECK(cb::io::closest_match("temperature", keys).empty());
   CHECK(cb::io::closest_match("x", {}).empty());
 }
+
+TEST_CASE("arrays of tables are read as name[N], checked and resolved", "[io][case_file]") {
+  const std::string text = R"([run]
+solver = "cfd"
+
+[[geometry]]
+shape = "sphere"
+radius = 0.5
+
+[[geometry]]
+shape = "box"
+sise = [1, 2, 3]
+)";
+  auto c = parse(text);
+  CHECK(c.tables("geometry") == 2);
+  CHECK(c.tables("run") == 0);
+  CHECK(c.tables("absent") == 0);
+  CHECK(c.get<std::string>("run", "solver", "") == "cfd");
+  CHECK(c.get<std::string>("geometry[1]", "shape", "") == "sphere");
+  CHECK(c.get<double>("geometry[1]", "radius", 0.0) == 0.5);
+  CHECK(c.get<std::string>("geometry[2]", "shape", "") == "box");
+  CHECK_FALSE(c.find<double>("geometry[3]", "radius"));
+  // An unknown key in the second table, located and suggested.
+  c.allow("geometry[2]", "size");
+  CHECK_THROWS_WITH(c.finish(), ContainsSubstring("case.toml:10:1: unknown key 'sise' in "
+                                                  "[geometry[2]]; did you mean 'size'?"));
+  // A table no reader asked for is an unknown section, spelled as written.
+  auto d = parse(text);
+  d.get<std::string>("run", "solver", "");
+  CHECK_THROWS_WITH(d.finish(), ContainsSubstring("unknown section [[geometry]]"));
+  // --set reaches a table of the array; one past the end is an error.
+  auto e = parse(text, {"geometry[1].radius=0.25"});
+  CHECK(e.get<std::string>("geometry[1]", "shape", "") == "sphere");
+  CHECK(e.get<double>("geometry[1]", "radius", 0.0) == 0.25);
+  CHECK_THROWS_WITH(parse(text, {"geometry[3].radius=1"}),
+                    ContainsSubstring("there is no table geometry[3]"));
+  // The resolved text writes the tables back as [[geometry]].
+  CHECK_THAT(e.resolved_text(),
+             ContainsSubstring("[[geometry]]\nshape = \"sphere\"\nradius = 0.25"));
+}

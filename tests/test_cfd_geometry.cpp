@@ -4,6 +4,7 @@
 // transforms and STL surfaces against their exact values, with second-order
 // convergence for curved bodies; the same bits for a cell on any block of the
 // grid; STL input errors.
+#include "cli_runner.hpp"
 #include "io/stl_file.hpp"
 #include "kernels/cfd/cut_cell.hpp"
 #include "solvers/cfd/cut_cells.hpp"
@@ -334,5 +335,72 @@ TEST_CASE("STL bodies: the polyhedron's volume and area, ASCII and binary",
                     Catch::Matchers::ContainsSubstring("junk.stl: neither binary STL"));
   CHECK_THROWS_WITH(cb::io::read_stl(dir + "/missing.stl"),
                     Catch::Matchers::ContainsSubstring("missing.stl: cannot read"));
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("[[geometry]] in a case: check reports the bodies; errors name table and key",
+          "[cfd][geometry][cli]") {
+  const std::string dir = cb::test::make_temp_dir("cb_cfd_geometry_");
+  // A 2-D channel 2 x 1 (depth 0.01) with a cylinder of radius 0.1 and a disc
+  // of radius 0.2 with a 0.1 square hole: fluid 0.02 - 0.01 (pi 0.01 +
+  // pi 0.04 - 0.01) = 0.01852920367, within the cut-cell error.
+  const std::string base = R"([run]
+solver = "cfd"
+case = "sod"
+steps = 10
+
+[grid]
+cells = [200, 100, 1]
+lo = [0.0, 0.0, 0.0]
+hi = [2.0, 1.0, 0.01]
+
+[[geometry]]
+name = "cylinder"
+shape = "cylinder"
+center = [0.5, 0.5, 0.0]
+radius = 0.1
+
+[[geometry]]
+name = "holed disc"
+shape = "cylinder"
+center = [1.4, 0.5, 0.0]
+radius = 0.2
+
+[[geometry]]
+shape = "box"
+combine = "subtract"
+center = [1.4, 0.5, 0.0]
+size = [0.1, 0.1, 1.0]
+)";
+  cb::test::write_text(dir + "/case.toml", base);
+  const cb::test::CliResult check = cb::test::run_cloudburst("check " + dir + "/case.toml");
+  INFO(check.output);
+  REQUIRE(check.code == 0);
+  CHECK_THAT(check.output,
+             Catch::Matchers::ContainsSubstring(
+                 "# geometry: 2 bodies (cylinder, holed disc): fluid volume 0.01852"));
+  const cb::test::CliResult run =
+      cb::test::run_cloudburst("run " + dir + "/case.toml --output-dir " + dir + "/out");
+  CHECK(run.code == 2);
+  CHECK_FALSE(std::filesystem::exists(dir + "/out"));
+  const struct {
+    const char* set;
+    const char* message;
+  } bad[] = {
+      {"geometry[2].shape=spere", "[geometry[2]] shape = \"spere\" is not one of"},
+      {"geometry[1].radius=-1", "[geometry[1]] radius = -1 is out of range"},
+      {"geometry[1].center=[9,0.5,0]", "body 'cylinder' contains no cell centre of the grid"},
+      {"geometry[1].radius=5", "body 'cylinder' covers the whole domain"},
+      {"geometry[1].combine=subtract", "needs a shape before it"},
+      {"geometry[2].shape=stl", "missing required key 'file' in [geometry[2]]"},
+      {"geometry[2].shape=stl' --set 'geometry[2].file=none.stl", "none.stl: cannot read the STL"},
+  };
+  for (const auto& b : bad) {
+    const cb::test::CliResult r =
+        cb::test::run_cloudburst("check " + dir + "/case.toml --set '" + std::string(b.set) + "'");
+    INFO(b.set << ": " << r.output);
+    CHECK(r.code == 2);
+    CHECK_THAT(r.output, Catch::Matchers::ContainsSubstring(b.message));
+  }
   std::filesystem::remove_all(dir);
 }

@@ -159,8 +159,9 @@ cloudburst_test(test_md_peptide SOURCES test_md_peptide.cpp cli_runner.cpp lmp_c
 add_dependencies(test_md_peptide cloudburst)
 # CFD bodies: implicit shapes, set operations, STL surfaces and cut cells
 # against exact volumes and areas
-cloudburst_test(test_cfd_geometry SOURCES test_cfd_geometry.cpp LIBS cloudburst::cfd RANKS 1
-  LABELS "cfd;geometry;kernels")
+cloudburst_test(test_cfd_geometry SOURCES test_cfd_geometry.cpp cli_runner.cpp LIBS cloudburst::cfd
+  RANKS 1 LABELS "cfd;geometry;kernels;cli")
+add_dependencies(test_cfd_geometry cloudburst)
 # ParaView (pvbatch under xvfb-run) opens every kind of XDMF the program writes
 # in its XDMF 3 and legacy readers; arrays checked against the HDF5 datasets
 add_test(NAME test_paraview_xdmf

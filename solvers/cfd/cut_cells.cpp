@@ -38,23 +38,14 @@ void BodyProgram::add(const std::string& name, std::vector<kcfd::ShapeNode> prog
 
 namespace {
 
-template <class T>
-Kokkos::View<T*, MemSpace> to_device(const char* label, const std::vector<T>& values) {
-  Kokkos::View<T*, MemSpace> view(std::string(label), values.size());
-  auto host = Kokkos::create_mirror_view(view);
-  for (std::size_t i = 0; i < values.size(); ++i) host(i) = values[i];
-  Kokkos::deep_copy(view, host);
-  return view;
-}
-
 // phi at the nodes of the padded grid refined cut_refinement times, at
 // x = lo + g (h / R) for the global refined index g (the same bits on every
 // rank that holds the node).
 NodeView node_phi(const BodyProgram& bodies, const LocalGrid& grid, const Int3& padded) {
   constexpr int R = cut_refinement;
   NodeView phi("cfd::body_phi", R * padded[2] + 1, R * padded[1] + 1, R * padded[0] + 1);
-  const auto nodes = to_device("cfd::body_nodes", bodies.nodes);
-  const auto triangles = to_device("cfd::body_triangles", bodies.triangles);
+  const auto nodes = to_device_view("cfd::body_nodes", bodies.nodes);
+  const auto triangles = to_device_view("cfd::body_triangles", bodies.triangles);
   const int count = static_cast<int>(bodies.nodes.size());
   const bool flat = padded[2] == 1 && grid.cells[2] == 1;  // 2-D: one layer in z
   Kokkos::parallel_for(

@@ -50,6 +50,16 @@ struct CutCells {
   AreaView boundary;  // (k, j, i, 0..3): A n_x, A n_y, A n_z, |A|
 };
 
+// A device copy of `values`.
+template <class T>
+Kokkos::View<T*, MemSpace> to_device_view(const char* label, const std::vector<T>& values) {
+  Kokkos::View<T*, MemSpace> view(std::string(label), values.size());
+  auto host = Kokkos::create_mirror_view(view);
+  for (std::size_t i = 0; i < values.size(); ++i) host(i) = values[i];
+  Kokkos::deep_copy(view, host);
+  return view;
+}
+
 CutCells make_cut_cells(const BodyProgram& bodies, const LocalGrid& grid, const Int3& padded);
 
 // Over the owned cells (ghost layers `ghost` on each side of `cells`): the

@@ -1,5 +1,7 @@
 #include "solvers/cfd/params.hpp"
 
+#include "solvers/cfd/geometry_params.hpp"
+
 #include "core/local_grid.hpp"
 #include "io/run_params.hpp"
 
@@ -244,6 +246,7 @@ Params read_params(io::CaseFile& file) {
   read_initial(file, p);
   read_viscosity(file, p);
   read_boundaries(file, p, d);
+  p.bodies = read_geometry(file, p.geometry);
   for (int a = 0; a < 3; ++a) {
     const int n = p.geometry.cells[a];
     if (n > 1 && n < p.halo()) {

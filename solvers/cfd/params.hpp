@@ -9,6 +9,7 @@
 #include "kernels/cfd/viscous.hpp"
 #include "kernels/rk.hpp"
 #include "solvers/cfd/cases.hpp"
+#include "solvers/cfd/cut_cells.hpp"
 
 #include <string>
 
@@ -51,6 +52,7 @@ struct Params {
   bool finite_difference = false;  // WENO5 on point values (Shu-Osher conservative FD)
   kernels::cfd::Viscosity viscosity{kernels::cfd::ViscosityLaw::none, 0, 0.72, 1, 0.3831};
   Boundaries boundaries;
+  BodyProgram bodies;  // [[geometry]]: none, or (for now) only for `check`
   CaseSetup setup{};
   bool viscous() const { return viscosity.law != kernels::cfd::ViscosityLaw::none; }
   // The fourth-order conversions read one more layer (cell averages -> points).

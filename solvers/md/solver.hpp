@@ -59,6 +59,8 @@ class MdSolver : public ParticleSolver {
   HostParticles owned_particles() override;
   void load_particles(const HostParticles& atoms) override;
   std::vector<std::string> per_atom_names() const override { return md::per_atom_names(); }
+  // Forces only when asked for, as LAMMPS dumps them.
+  std::vector<std::string> default_per_atom_names() const override { return {"pe", "ke"}; }
   std::vector<double> per_atom_values(int q) override;
   std::string unit_style() const override;
   DataCoeffs data_coeffs() const override;

@@ -1,0 +1,202 @@
+#include "solvers/cfd/geometry_params.hpp"
+
+#include "core/error.hpp"
+#include "io/stl_file.hpp"
+
+#include <mpi.h>
+
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+
+namespace cb::cfd {
+
+namespace kcfd = cb::kernels::cfd;
+using kcfd::ShapeKind;
+using kcfd::ShapeNode;
+
+namespace {
+
+const std::vector<std::string> shape_names = {"sphere", "cylinder", "box", "half_space",
+                                              "cone",   "torus",    "stl"};
+
+// R = Rz Ry Rx for rotations (degrees) about x, then y, then z; columns are
+// the body's axes in the domain.
+void set_rotation(ShapeNode& node, const Real3& degrees) {
+  const double k = 3.14159265358979323846 / 180.0;
+  const double cx = std::cos(k * degrees[0]), sx = std::sin(k * degrees[0]);
+  const double cy = std::cos(k * degrees[1]), sy = std::sin(k * degrees[1]);
+  const double cz = std::cos(k * degrees[2]), sz = std::sin(k * degrees[2]);
+  const double r[9] = {cz * cy,
+                       cz * sy * sx - sz * cx,
+                       cz * sy * cx + sz * sx,
+                       sz * cy,
+                       sz * sy * sx + cz * cx,
+                       sz * sy * cx - cz * sx,
+                       -sy,
+                       cy * sx,
+                       cy * cx};
+  for (int i = 0; i < 9; ++i) node.rotation[i] = r[i];
+}
+
+// The shape of table `section` and, for STL, its triangles.
+ShapeNode read_shape(io::CaseFile& file, const std::string& section, std::vector<double>& surface) {
+  const std::string shape = file.choice(section, "shape", shape_names);
+  ShapeNode node;
+  node.kind = static_cast<ShapeKind>(std::find(shape_names.begin(), shape_names.end(), shape) -
+                                     shape_names.begin());
+  const Real3 center = file.get<Real3>(section, "center", {0.0, 0.0, 0.0});
+  for (int d = 0; d < 3; ++d) node.translation[d] = center[d];
+  set_rotation(node, file.get<Real3>(section, "rotate", {0.0, 0.0, 0.0}));
+  node.scale = file.get<double>(section, "scale", 1.0, io::Bounds::positive());
+  const auto positive = io::Bounds::positive();
+  switch (node.kind) {
+    case ShapeKind::sphere:
+      node.p[0] = file.require<double>(section, "radius", positive);
+      break;
+    case ShapeKind::cylinder:
+      node.p[0] = file.require<double>(section, "radius", positive);
+      node.p[1] = 0.5 * file.get<double>(section, "length", 0.0, io::Bounds::non_negative());
+      break;
+    case ShapeKind::box: {
+      const Real3 size = file.require<Real3>(section, "size", positive);
+      for (int d = 0; d < 3; ++d) node.p[d] = 0.5 * size[d];
+      break;
+    }
+    case ShapeKind::half_space:
+      break;
+    case ShapeKind::cone:
+      node.p[0] = file.require<double>(section, "radius", positive);
+      node.p[1] = file.require<double>(section, "height", positive);
+      break;
+    case ShapeKind::torus:
+      node.p[0] = file.require<double>(section, "major_radius", positive);
+      node.p[1] = file.require<double>(section, "minor_radius", positive);
+      if (node.p[1] >= node.p[0])
+        file.fail(section, "minor_radius", "[[geometry]] minor_radius must be below major_radius");
+      break;
+    default: {
+      namespace fs = std::filesystem;
+      fs::path path(file.require<std::string>(section, "file"));
+      if (path.is_relative()) path = fs::path(file.path()).parent_path() / path;
+      try {
+        surface = io::read_stl(path.string());
+      } catch (const InputError& e) {
+        file.fail(section, "file", e.what());
+      }
+      node.first = 0;
+      node.count = static_cast<int>(surface.size() / 9);
+    }
+  }
+  return node;
+}
+
+// A body that contains no cell centre of the grid, or every one: refused,
+// named by the table that starts it (`sections[b]`).
+void check_placement(io::CaseFile& file, const BodyProgram& bodies, const GridGeometry& grid,
+                     const std::vector<std::string>& sections) {
+  LocalGrid local{};
+  for (int a = 0; a < 3; ++a) {
+    local.lo[a] = grid.lo[a];
+    local.h[a] = grid.spacing(a);
+    local.shift[a] = 0;
+    local.cells[a] = grid.cells[a];
+  }
+  const Int3 n = grid.cells;
+  const auto nodes = to_device_view("cfd::body_nodes", bodies.nodes);
+  const auto triangles = to_device_view("cfd::body_triangles", bodies.triangles);
+  for (std::size_t b = 0; b < bodies.names.size(); ++b) {
+    const int first = bodies.begin[b], count = bodies.end[b] - bodies.begin[b];
+    long long solid = 0;
+    Kokkos::parallel_reduce(
+        "cfd::cells_in_body",
+        Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<3>>({0, 0, 0}, {n[2], n[1], n[0]}),
+        KOKKOS_LAMBDA(int k, int j, int i, long long& inside) {
+          double x[3];
+          local.center(k, j, i, x);
+          if (kcfd::body_phi(nodes.data() + first, count, triangles.data(), x) < 0.0) ++inside;
+        },
+        solid);
+    const std::string what = "[[geometry]] body '" + bodies.names[b] + "'";
+    if (solid == 0)
+      file.fail(sections[b], "shape",
+                what +
+                    " contains no cell centre of the grid (outside the domain, or thinner "
+                    "than a cell)");
+    if (solid == grid.total_cells())
+      file.fail(sections[b], "shape", what + " covers the whole domain");
+  }
+}
+
+}  // namespace
+
+BodyProgram read_geometry(io::CaseFile& file, const GridGeometry& grid) {
+  BodyProgram bodies;
+  std::vector<ShapeNode> body;
+  std::vector<double> triangles;
+  std::string name;
+  std::vector<std::string> first_tables;  // the table that starts each body
+  const auto flush = [&] {
+    if (!body.empty()) bodies.add(name, body, triangles);
+    body.clear();
+    triangles.clear();
+  };
+  for (std::size_t t = 1; t <= file.tables("geometry"); ++t) {
+    const std::string section = "geometry[" + std::to_string(t) + "]";
+    const std::string combine =
+        file.choice(section, "combine", {"new", "union", "intersect", "subtract"}, "new");
+    if (combine != "new" && body.empty())
+      file.fail(
+          section, "combine",
+          "[[geometry]] combine = \"" + combine + "\" needs a shape before it to combine with");
+    std::vector<double> surface;
+    ShapeNode node = read_shape(file, section, surface);
+    if (combine == "new") {
+      flush();
+      first_tables.push_back(section);
+      name =
+          file.get<std::string>(section, "name", "body " + std::to_string(bodies.names.size() + 1));
+    } else {
+      file.allow(section, "name");
+    }
+    node.first = static_cast<int>(triangles.size() / 9);
+    triangles.insert(triangles.end(), surface.begin(), surface.end());
+    body.push_back(node);
+    if (combine != "new") {
+      ShapeNode op;
+      op.kind = combine == "union"       ? ShapeKind::unite
+                : combine == "intersect" ? ShapeKind::intersect
+                                         : ShapeKind::subtract;
+      body.push_back(op);
+    }
+  }
+  flush();
+  if (!bodies.empty()) check_placement(file, bodies, grid, first_tables);
+  return bodies;
+}
+
+std::vector<std::string> describe_geometry(const BodyProgram& bodies, const GridGeometry& grid) {
+  if (bodies.empty()) return {};
+  LocalGrid local{};
+  double domain = 1.0;
+  for (int a = 0; a < 3; ++a) {
+    local.lo[a] = grid.lo[a];
+    local.h[a] = grid.spacing(a);
+    local.shift[a] = 0;
+    local.cells[a] = grid.cells[a];
+    domain *= grid.hi[a] - grid.lo[a];
+  }
+  const CutCells cut = make_cut_cells(bodies, local, grid.cells);
+  const GeometryStats s = geometry_stats(cut, local, grid.cells, {0, 0, 0}, MPI_COMM_SELF);
+  std::string names;
+  for (const std::string& n : bodies.names) names += (names.empty() ? "" : ", ") + n;
+  char text[256];
+  std::snprintf(text, sizeof text,
+                "geometry: %zu bodies (%s): fluid volume %.6g (%.4f of the domain), wetted area "
+                "%.6g, smallest cut-cell fraction %.3g",
+                bodies.names.size(), names.c_str(), s.fluid_volume, s.fluid_volume / domain,
+                s.wetted_area, s.smallest_fraction);
+  return {text};
+}
+
+}  // namespace cb::cfd

@@ -161,3 +161,8 @@ add_dependencies(test_md_peptide cloudburst)
 # against exact volumes and areas
 cloudburst_test(test_cfd_geometry SOURCES test_cfd_geometry.cpp LIBS cloudburst::cfd RANKS 1
   LABELS "cfd;geometry;kernels")
+# the slab correction and boundary p p f against lmp (Ewald and PPPM on 1, 2
+# and 4 ranks), boundary and slab input errors, lost atoms
+cloudburst_test(test_md_slab SOURCES test_md_slab.cpp cli_runner.cpp lmp_compare.cpp
+  RANKS 1 LABELS "md;cli;mpi;validation")
+add_dependencies(test_md_slab cloudburst)

@@ -119,6 +119,15 @@ Decomposition::Decomposition(MPI_Comm comm, const Int3& global_cells, const Bool
     offset_[axis] = block_offset(global_cells[axis], dims_[axis], coords_[axis]);
     MPI_Cart_shift(cart_comm_, mpi_dim(axis), 1, &neighbors_[axis][0], &neighbors_[axis][1]);
   }
+  for (int axis = 0; axis < 3; ++axis) {
+    for (int side = 0; side < 2; ++side) {
+      int wrapped[3];
+      for (int a = 0; a < 3; ++a) wrapped[mpi_dim(a)] = coords_[a];
+      const int step = side == 0 ? -1 : 1;
+      wrapped[mpi_dim(axis)] = (coords_[axis] + step + dims_[axis]) % dims_[axis];
+      MPI_Cart_rank(cart_comm_, wrapped, &wrapped_neighbors_[axis][side]);
+    }
+  }
 }
 
 Decomposition::~Decomposition() {

@@ -35,6 +35,10 @@ class Decomposition {
   // at a non-periodic physical boundary. On a periodic axis with one rank this is
   // the rank itself.
   int neighbor(int axis, int side) const { return neighbors_[axis][side]; }
+  // The neighbour as if every axis were periodic (the wrapped rank across a
+  // physical boundary): for data periodic on a box with non-periodic faces,
+  // such as a slab's k-space mesh.
+  int wrapped_neighbor(int axis, int side) const { return wrapped_neighbors_[axis][side]; }
   bool at_physical_boundary(int axis, int side) const {
     return neighbors_[axis][side] == MPI_PROC_NULL;
   }
@@ -50,6 +54,7 @@ class Decomposition {
   Int3 global_cells_{1, 1, 1}, local_cells_{1, 1, 1}, offset_{0, 0, 0};
   Bool3 periodic_{false, false, false};
   std::array<std::array<int, 2>, 3> neighbors_{};
+  std::array<std::array<int, 2>, 3> wrapped_neighbors_{};
 };
 
 }  // namespace cb

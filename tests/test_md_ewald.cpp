@@ -2,7 +2,8 @@
 // SPC/E reference calculations, configuration 1 (validation/reference/
 // nist_spce_config1.csv has the sites, the parameters and the table): every
 // energy term within 1e-5 of NIST's six-digit values, at NIST's parameters;
-// then the same configuration through `cloudburst run` with PPPM.
+// then the same configuration through `cloudburst run` with PPPM; the
+// real-space and slab-correction forces against their energies.
 #include "cli_runner.hpp"
 #include "kernels/md/ewald.hpp"
 #include "kernels/md/lj.hpp"
@@ -274,4 +275,39 @@ accuracy = 1.0e-5
     }
   }
   std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("the slab correction's force is minus the derivative of its energy",
+          "[md][kernels][ewald][slab]") {
+  // Three charges (net charge 0.5), V and Lz of a 10 x 12 x 8 box extended
+  // three times along z: F_z,i = -dE/dz_i by central differences, and the
+  // neutral formula 2 pi M^2 / V.
+  const double q[3] = {1.0, -0.7, 0.2};
+  const double z0[3] = {0.3, 2.1, 5.7};
+  const double zprd = 8.0, volume = 10.0 * 12.0 * 8.0 * 3.0;
+  auto energy = [&](const double z[3]) {
+    double dipole = 0.0, dipole_r2 = 0.0, qsum = 0.0;
+    for (int i = 0; i < 3; ++i) {
+      dipole += q[i] * z[i];
+      dipole_r2 += q[i] * z[i] * z[i];
+      qsum += q[i];
+    }
+    return kmd::slab_energy(dipole, dipole_r2, qsum, zprd, volume);
+  };
+  double dipole = 0.0, qsum = 0.0;
+  for (int i = 0; i < 3; ++i) {
+    dipole += q[i] * z0[i];
+    qsum += q[i];
+  }
+  const double h = 1e-5;
+  for (int i = 0; i < 3; ++i) {
+    double up[3] = {z0[0], z0[1], z0[2]}, down[3] = {z0[0], z0[1], z0[2]};
+    up[i] += h;
+    down[i] -= h;
+    const double numeric = -(energy(up) - energy(down)) / (2.0 * h);
+    const double force = kmd::slab_force_factor(volume) * q[i] * (dipole - qsum * z0[i]);
+    INFO("atom " << i << ": " << force << " vs " << numeric);
+    CHECK(std::abs(force - numeric) <= 1e-8 * std::abs(force));
+  }
+  CHECK(kmd::slab_energy(1.5, 0.0, 0.0, zprd, volume) == 2.0 * cb::math::pi * 1.5 * 1.5 / volume);
 }

@@ -174,3 +174,8 @@ set_tests_properties(test_paraview_xdmf PROPERTIES ENVIRONMENT "${CLOUDBURST_TES
 cloudburst_test(test_md_lammps_rerun SOURCES test_md_lammps_rerun.cpp cli_runner.cpp RANKS 1
   LABELS "md;cli;mpi;validation")
 add_dependencies(test_md_lammps_rerun cloudburst)
+# the slab correction and boundary p p f against lmp (Ewald and PPPM on 1, 2
+# and 4 ranks), boundary and slab input errors, lost atoms
+cloudburst_test(test_md_slab SOURCES test_md_slab.cpp cli_runner.cpp lmp_compare.cpp
+  RANKS 1 LABELS "md;cli;mpi;validation")
+add_dependencies(test_md_slab cloudburst)

@@ -48,6 +48,12 @@ KOKKOS_INLINE_FUNCTION double ewald_self_per_q2(double alpha) {
   return -0.5 * two_over_sqrt_pi * alpha;
 }
 
+// Energy of the uniform background that neutralises a net charge qsum
+// (without qqr2e): -pi qsum^2 / (2 alpha^2 V), 0 for a neutral system.
+KOKKOS_INLINE_FUNCTION double ewald_background(double qsum, double alpha, double volume) {
+  return -(0.5 * cb::math::pi) * qsum * qsum / (alpha * alpha * volume);
+}
+
 // Weight of the Fourier term of wave vector k (k2 = |k|^2 > 0) in a box of
 // volume V: (2 pi / V) exp(-k^2 / (4 alpha^2)) / k^2.
 KOKKOS_INLINE_FUNCTION double ewald_kspace_weight(double k2, double alpha, double volume) {
@@ -72,25 +78,50 @@ inline double ewald_rms(int km, double prd, double natoms, double q2, double g) 
 }
 
 // `two_charge_force` is the force between two unit charges one distance unit
-// apart (qqr2e); q2 = qqrd2e sum_i q_i^2.
+// apart (qqr2e); q2 = qqrd2e sum_i q_i^2. With a slab volume factor s (LAMMPS
+// kspace_modify slab) g comes from the box itself and k_max along z from the
+// length Lz s of the extended box.
 inline EwaldParameters ewald_parameters(double accuracy_relative, double two_charge_force,
                                         double natoms, double cutoff, const double prd[3],
-                                        double q2) {
+                                        double q2, double slab_volfactor = 1.0) {
   EwaldParameters p;
   const double accuracy = accuracy_relative * two_charge_force;
   double g = accuracy * std::sqrt(natoms * cutoff * prd[0] * prd[1] * prd[2]) / (2.0 * q2);
   g = g >= 1.0 ? (1.35 - 0.15 * std::log(accuracy)) / cutoff : std::sqrt(-std::log(g)) / cutoff;
   p.g_ewald = g;
+  const double prd_slab[3] = {prd[0], prd[1], prd[2] * slab_volfactor};
   for (int d = 0; d < 3; ++d) {
     int k = 1;
-    while (ewald_rms(k, prd[d], natoms, q2, g) > accuracy) ++k;
+    while (ewald_rms(k, prd_slab[d], natoms, q2, g) > accuracy) ++k;
     p.kmax[d] = k;
-    const double unitk = 2.0 * cb::math::pi / prd[d];
+    const double unitk = 2.0 * cb::math::pi / prd_slab[d];
     const double gsq = unitk * unitk * k * k;
     p.gsqmx = std::max(p.gsqmx, gsq);
   }
   p.gsqmx *= 1.00001;
   return p;
+}
+
+// The slab correction of a system periodic in x and y and isolated along z,
+// summed in a box extended along z to Lz s (Yeh & Berkowitz 1999, J. Chem.
+// Phys. 111:3155; the terms of a non-neutral system from Ballenegger, Arnold
+// & Cerda 2009, J. Chem. Phys. 131:094107, as LAMMPS's slabcorr), without
+// qqrd2e: with M = sum_i q_i z_i, M2 = sum_i q_i z_i^2, Q = sum_i q_i and V =
+// Lx Ly Lz s the extended volume,
+//   E     = (2 pi / V) (M^2 - Q M2 - Q^2 Lz^2 / 12)
+//   F_z,i = -(4 pi / V) q_i (M - Q z_i)
+// LAMMPS sums M2 only for |Q| > 1e-5 (SMALL): below, it counts as 0.
+constexpr double slab_charged = 1.0e-5;
+
+inline double slab_energy(double dipole, double dipole_r2, double qsum, double zprd,
+                          double volume) {
+  return 2.0 * cb::math::pi *
+         (dipole * dipole - qsum * dipole_r2 - qsum * qsum * zprd * zprd / 12.0) / volume;
+}
+
+// -4 pi / V: the factor of q_i (M - Q z_i) in F_z,i.
+KOKKOS_INLINE_FUNCTION double slab_force_factor(double volume) {
+  return -4.0 * cb::math::pi / volume;
 }
 
 }  // namespace cb::kernels::md

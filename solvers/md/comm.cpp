@@ -21,6 +21,7 @@ AtomComm::AtomComm(const Decomposition& decomposition, const LocalBox& box, doub
       rank_(decomposition.rank()),
       dims_(decomposition.dims()),
       box_(box),
+      periodic_(decomposition.periodic()),
       rcomm_(rcomm) {
   for (int axis = 0; axis < 3; ++axis) {
     for (int side = 0; side < 2; ++side) {
@@ -177,15 +178,18 @@ void AtomComm::reverse(Atoms& /*atoms*/, const Vec3View& field) {
   }
 }
 
-// LAMMPS Domain::pbc: x += L below lo; x -= L (not below lo) at or above hi.
+// LAMMPS Domain::pbc: x += L below lo; x -= L (not below lo) at or above hi,
+// along the periodic axes.
 void AtomComm::wrap_positions(Atoms& atoms) {
   const auto x = atoms.x;
   const auto image = atoms.image;
   const Kokkos::Array<double, 3> lo{box_.lo[0], box_.lo[1], box_.lo[2]};
   const Kokkos::Array<double, 3> hi{box_.hi[0], box_.hi[1], box_.hi[2]};
+  const Kokkos::Array<bool, 3> periodic{periodic_[0], periodic_[1], periodic_[2]};
   Kokkos::parallel_for(
       "md::wrap_positions", Policy(0, atoms.nlocal), KOKKOS_LAMBDA(int i) {
         for (int d = 0; d < 3; ++d) {
+          if (!periodic[d]) continue;
           const double length = hi[d] - lo[d];
           if (x(i, d) < lo[d]) {
             x(i, d) += length;
@@ -198,6 +202,27 @@ void AtomComm::wrap_positions(Atoms& atoms) {
           }
         }
       });
+}
+
+// Owned atoms outside [lo, hi) along a non-periodic axis, over all ranks.
+std::int64_t AtomComm::outside_fixed_faces(const Atoms& atoms) const {
+  if (periodic_[0] && periodic_[1] && periodic_[2]) return 0;
+  const auto x = atoms.x;
+  const Kokkos::Array<double, 3> lo{box_.lo[0], box_.lo[1], box_.lo[2]};
+  const Kokkos::Array<double, 3> hi{box_.hi[0], box_.hi[1], box_.hi[2]};
+  const Kokkos::Array<bool, 3> periodic{periodic_[0], periodic_[1], periodic_[2]};
+  long long local = 0, total = 0;
+  Kokkos::parallel_reduce(
+      "md::outside_fixed_faces", Policy(0, atoms.nlocal),
+      KOKKOS_LAMBDA(int i, long long& count) {
+        bool out = false;
+        for (int d = 0; d < 3; ++d)
+          out = out || (!periodic[d] && (x(i, d) < lo[d] || x(i, d) >= hi[d]));
+        if (out) ++count;
+      },
+      local);
+  MPI_Allreduce(&local, &total, 1, MPI_LONG_LONG, MPI_SUM, comm_);
+  return total;
 }
 
 std::int64_t AtomComm::wrap_and_migrate(Atoms& atoms) {

@@ -36,9 +36,13 @@ class AtomComm {
   void forward(Atoms& atoms);
   // Adds the ghost entries of `field` (sized like atoms.x) to their owners.
   void reverse(Atoms& atoms, const Vec3View& field);
-  // Wraps owned positions into the periodic box (updating image flags), then
-  // migrates. Returns the atom count over all ranks afterwards.
+  // Wraps owned positions into the box along its periodic axes (updating
+  // image flags), then migrates. Returns the atom count over all ranks
+  // afterwards.
   std::int64_t wrap_and_migrate(Atoms& atoms);
+  // Collective: the owned atoms outside the box along a non-periodic axis
+  // (LAMMPS loses them at its next exchange), over all ranks.
+  std::int64_t outside_fixed_faces(const Atoms& atoms) const;
 
   // Public for the CUDA extended-lambda rule; not part of the interface.
   struct Swap {
@@ -68,6 +72,7 @@ class AtomComm {
   int rank_ = 0;
   Int3 dims_{1, 1, 1};
   LocalBox box_;
+  Bool3 periodic_{true, true, true};
   double rcomm_;
   std::vector<Swap> swaps_;
   MessageBuffer<double> send_, recv_;

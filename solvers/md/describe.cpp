@@ -72,9 +72,9 @@ std::string ewald_line(const Params& p, const io::LammpsData& data) {
   for (double q : data.atoms.q) q2 += q * q;
   double prd[3];
   for (int d = 0; d < 3; ++d) prd[d] = p.box.hi[d] - p.box.lo[d];
-  const kmd::EwaldParameters e =
-      kmd::ewald_parameters(p.kspace_accuracy, p.units.qqr2e, double(data.atoms.size()),
-                            p.coulomb_cutoff, prd, q2 * p.units.qqr2e / p.dielectric);
+  const kmd::EwaldParameters e = kmd::ewald_parameters(
+      p.kspace_accuracy, p.units.qqr2e, double(data.atoms.size()), p.coulomb_cutoff, prd,
+      q2 * p.units.qqr2e / p.dielectric, p.kspace_slab);
   return format("kspace: ewald, accuracy %g -> g_ewald = %.8g", p.kspace_accuracy, e.g_ewald) +
          format(", kmax = %g %g %g (LAMMPS's estimates)", e.kmax[0], e.kmax[1], e.kmax[2]);
 }
@@ -106,6 +106,15 @@ std::vector<std::string> describe(const Params& p) {
   lines.push_back(pair_line(p));
   if (p.ewald) lines.push_back(ewald_line(p, data));
   if (p.pppm) lines.push_back(pppm_line(p, data));
+  if (p.slab()) {
+    lines.push_back(format("kspace slab: k-space box %g times the box along z", p.kspace_slab) +
+                    " (empty above the atoms), dipole correction (Yeh & Berkowitz 1999)");
+  }
+  if (!(p.box.periodic[0] && p.box.periodic[1] && p.box.periodic[2])) {
+    std::string letters;
+    for (int a = 0; a < 3; ++a) letters += p.box.periodic[a] ? " p" : " f";
+    lines.push_back("boundary" + letters + " (an atom leaving along f is lost: the run stops)");
+  }
   return lines;
 }
 

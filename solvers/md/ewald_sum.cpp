@@ -20,12 +20,15 @@ EwaldSum::EwaldSum(const Params& params, MPI_Comm comm)
 
 double EwaldSum::setup(const Atoms& atoms, std::int64_t natoms) {
   const auto q = atoms.q;
-  const double local = sums_
-                           .sum<1>(
-                               "md::ewald_q2", atoms.nlocal,
-                               KOKKOS_LAMBDA(int i, double* s) { s[0] += q(i) * q(i); })
-                           .value[0];
-  MPI_Allreduce(&local, &q2sum_, 1, MPI_DOUBLE, MPI_SUM, comm_);
+  const Sums<2> local = sums_.sum<2>(
+      "md::ewald_q2", atoms.nlocal, KOKKOS_LAMBDA(int i, double* s) {
+        s[0] += q(i) * q(i);
+        s[1] += q(i);
+      });
+  double total[2] = {0.0, 0.0};
+  MPI_Allreduce(local.value, total, 2, MPI_DOUBLE, MPI_SUM, comm_);
+  q2sum_ = total[0];
+  qsum_ = total[1];
   if (!(q2sum_ > 0.0)) throw InputError("md: kspace ewald: every charge is zero");
   double prd[3];
   for (int d = 0; d < 3; ++d) prd[d] = params_.box.hi[d] - params_.box.lo[d];
@@ -35,7 +38,9 @@ double EwaldSum::setup(const Atoms& atoms, std::int64_t natoms) {
                                  {params_.kspace_kmax, params_.kspace_kmax, params_.kspace_kmax},
                                  0.0}
           : kmd::ewald_parameters(params_.kspace_accuracy, params_.units.qqr2e, double(natoms),
-                                  params_.coulomb_cutoff, prd, q2sum_ * qqrd2e_);
+                                  params_.coulomb_cutoff, prd, q2sum_ * qqrd2e_,
+                                  params_.kspace_slab);
+  prd[2] *= params_.kspace_slab;   // the k-space box (LAMMPS zprd_slab)
   if (parameters_.gsqmx == 0.0) {  // explicit kmax: as LAMMPS kspace_modify kmax/ewald
     for (int d = 0; d < 3; ++d) {
       const double unitk = 2.0 * cb::math::pi / prd[d];
@@ -46,6 +51,7 @@ double EwaldSum::setup(const Atoms& atoms, std::int64_t natoms) {
   }
   // Half of k-space: kx > 0, or kx = 0 and ky > 0, or kx = ky = 0 and kz > 0.
   const double volume = prd[0] * prd[1] * prd[2];
+  volume_ = volume;
   const int* kmax = parameters_.kmax;
   std::vector<double>& vectors = host_kvec_;
   vectors.clear();
@@ -136,6 +142,7 @@ EnergyVirial EwaldSum::energy_virial(const Atoms& atoms, const NeighborList& /*l
       ev.virial += uk * (1.0 - k2 / (2.0 * g * g));
     }
     energy += kmd::ewald_self_per_q2(g) * q2sum_;
+    energy += kmd::ewald_background(qsum_, g, volume_);
     energy *= qqrd2e_;
     ev.virial *= qqrd2e_;
   }

@@ -3,12 +3,15 @@
 // in the pair style lj/cut/coul/long. Over the k vectors of half of k-space
 // (k and -k together), |k|^2 <= gsqmx:
 //   S(k) = sum_j q_j exp(i k.r_j)             (owned atoms, then MPI_Allreduce)
-//   E    = qqrd2e [sum_k 2 w(k) |S(k)|^2 - g/sqrt(pi) sum_i q_i^2]
+//   E    = qqrd2e [sum_k 2 w(k) |S(k)|^2 - g/sqrt(pi) sum_i q_i^2
+//                   - pi Q^2 / (2 g^2 V)]   (Q = sum_i q_i: LAMMPS's background)
 //   F_i  = qqrd2e q_i sum_k 4 w(k) k (sin(k.r_i) Re S - cos(k.r_i) Im S)
 //   r.f  = qqrd2e sum_k 2 w(k) |S(k)|^2 (1 - k^2 / (2 g^2))
-// with w(k) = (2 pi / V) exp(-k^2 / 4g^2) / k^2; tin-foil boundary, a neutral
-// system. Each S(k) is summed over the atoms in index order by one thread and
-// each force over the k vectors in order: the same bits on every thread count.
+// with w(k) = (2 pi / V) exp(-k^2 / 4g^2) / k^2; tin-foil boundary. Each S(k)
+// is summed over the atoms in index order by one thread and each force over
+// the k vectors in order: the same bits on every thread count. With [kspace]
+// slab = s the k vectors and V are those of the box extended to Lz s along z
+// (slab_correction.hpp adds the dipole term).
 // The per-atom energy output (pe) leaves this part out.
 #pragma once
 
@@ -47,7 +50,9 @@ class EwaldSum : public ForceTerm {
   OrderedSum sums_;
   double qqrd2e_;
   kernels::md::EwaldParameters parameters_;
-  double q2sum_ = 0.0;  // sum q_i^2 over all atoms
+  double q2sum_ = 0.0;   // sum q_i^2 over all atoms
+  double qsum_ = 0.0;    // sum q_i (net charge)
+  double volume_ = 0.0;  // of the k-space box
   int nk_ = 0;
   Kokkos::View<double* [4], Kokkos::LayoutRight, MemSpace> kvec_;  // kx, ky, kz, w(k)
   Kokkos::View<double* [2], Kokkos::LayoutRight, MemSpace> sfac_;  // Re S, Im S (all ranks)

@@ -4,6 +4,7 @@
 #include "solvers/md/ewald_sum.hpp"
 #include "solvers/md/lj_force.hpp"
 #include "solvers/md/pppm_sum.hpp"
+#include "solvers/md/slab_correction.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -41,6 +42,11 @@ ForceField::ForceField(const Params& params, MPI_Comm comm, const MeshContext& m
     pppm_ = pppm.get();
     terms_.push_back(std::move(pppm));
   }
+  if (params.slab()) {
+    auto slab = std::make_unique<SlabCorrection>(params, comm);
+    slab_ = slab.get();
+    terms_.push_back(std::move(slab));
+  }
   if (params.molecular()) {
     auto bonded = std::make_unique<BondedForce>(params);
     bonded_ = bonded.get();
@@ -65,6 +71,7 @@ ForceField::~ForceField() = default;
 void ForceField::setup(const Atoms& atoms, std::int64_t natoms, MPI_Comm comm) {
   if (ewald_ != nullptr) pair_->set_g_ewald(ewald_->setup(atoms, natoms));
   if (pppm_ != nullptr) pair_->set_g_ewald(pppm_->setup(atoms, natoms));
+  if (slab_ != nullptr) slab_->setup(atoms);
   if (bonded_ != nullptr) bonded_->setup(atoms, comm);
 }
 

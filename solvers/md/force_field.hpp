@@ -79,6 +79,7 @@ class LjForce;
 class EwaldSum;
 class PppmSum;
 class BondedForce;
+class SlabCorrection;
 
 // What a mesh-based k-space term (PPPM) needs of the run besides the
 // parameters: the rank grid, this rank's sub-box, how MPI sees buffers.
@@ -118,10 +119,11 @@ class ForceField {
 
  private:
   std::vector<std::unique_ptr<ForceTerm>> terms_;
-  LjForce* pair_ = nullptr;        // terms_[0]
-  EwaldSum* ewald_ = nullptr;      // with lj/cut/coul/long and [kspace] ewald
-  PppmSum* pppm_ = nullptr;        // with lj/cut/coul/long and [kspace] pppm
-  BondedForce* bonded_ = nullptr;  // with molecules
+  LjForce* pair_ = nullptr;         // terms_[0]
+  EwaldSum* ewald_ = nullptr;       // with lj/cut/coul/long and [kspace] ewald
+  PppmSum* pppm_ = nullptr;         // with lj/cut/coul/long and [kspace] pppm
+  BondedForce* bonded_ = nullptr;   // with molecules
+  SlabCorrection* slab_ = nullptr;  // with [kspace] slab
   CutoffTable list_cutsq_;
 };
 

@@ -117,56 +117,6 @@ void read_coulomb(io::CaseFile& file, Params& p, const std::string& style, doubl
   p.dielectric = file.get<double>("pair", "dielectric", 1.0, io::Bounds::positive());
 }
 
-// [kspace] style = "ewald" (LAMMPS kspace_style ewald): the relative force
-// `accuracy`, or `g_ewald` and `kmax` (kspace_modify gewald, kmax/ewald).
-// style = "pppm" (LAMMPS kspace_style pppm): the relative force `accuracy`,
-// optional `order` (kspace_modify order), `mesh` (kspace_modify mesh) and
-// `g_ewald` (kspace_modify gewald). lj/cut/coul/long and lj/charmm/coul/long
-// need one of them, and they need one of those.
-void read_kspace(io::CaseFile& file, Params& p) {
-  const std::string style =
-      file.choice("kspace", "style", {"none", "ewald", "pppm"}, std::string("none"));
-  p.ewald = style == "ewald";
-  p.pppm = style == "pppm";
-  if (p.kspace() && !p.coulomb_long) {
-    file.fail("kspace", "style",
-              "[kspace] style = \"" + style +
-                  "\" needs [pair] style = \"lj/cut/coul/long\", \"lj/charmm/coul/long\" or "
-                  "\"coul/long\"");
-  }
-  if (p.coulomb_long && !p.kspace()) {
-    file.fail(
-        "pair", "style",
-        "[pair] style = \"" + p.pair_style + "\" needs [kspace] style = \"ewald\" or \"pppm\"");
-  }
-  if (p.pppm) {
-    for (int a = 0; a < 3; ++a) {
-      if (!p.box.periodic[a])
-        file.fail("kspace", "style", "[kspace] style = \"pppm\" needs a periodic box");
-    }
-    p.kspace_accuracy = file.require<double>("kspace", "accuracy", io::Bounds::closed(1e-12, 0.1));
-    p.kspace_order = file.get<int>("kspace", "order", 5, io::Bounds::closed(2, 7));
-    if (const auto mesh = file.find<Int3>("kspace", "mesh", io::Bounds::at_least(1)))
-      p.kspace_mesh = *mesh;
-    p.kspace_g_ewald = file.get<double>("kspace", "g_ewald", 0.0, io::Bounds::positive());
-    return;
-  }
-  if (!p.ewald) return;
-  const auto g = file.find<double>("kspace", "g_ewald", io::Bounds::positive());
-  const auto kmax = file.find<int>("kspace", "kmax", io::Bounds::closed(1, 200));
-  if (g.has_value() != kmax.has_value()) {
-    file.fail("kspace", g ? "g_ewald" : "kmax", "[kspace] g_ewald and kmax go together");
-  }
-  if (g) {
-    p.kspace_g_ewald = *g;
-    p.kspace_kmax = *kmax;
-    if (file.has("kspace", "accuracy"))
-      file.fail("kspace", "accuracy", "[kspace] accuracy or g_ewald and kmax, not both");
-  } else {
-    p.kspace_accuracy = file.require<double>("kspace", "accuracy", io::Bounds::closed(1e-12, 0.1));
-  }
-}
-
 // One type pair's coefficients: [epsilon, sigma] or with the LJ cutoff
 // (lj/cut styles), or with epsilon_14 and sigma_14 (lj/charmm/coul/long).
 struct PairCoeff {
@@ -416,6 +366,7 @@ Params read_params(io::CaseFile& file) {
   p.case_name = file.choice("run", "case", {"lattice", "data_file"},
                             std::string(data ? "data_file" : "lattice"));
   p.from_data_file = p.case_name == "data_file";
+  read_boundary(file, p);
   if (p.from_data_file) {
     read_data_file(file, p);
   } else {

@@ -96,6 +96,10 @@ struct Params {
   int kspace_kmax = 0;
   int kspace_order = 5;
   Int3 kspace_mesh{0, 0, 0};  // all 0: chosen
+  // [kspace] slab (LAMMPS kspace_modify slab): the k-space sum runs over a box
+  // kspace_slab times as long along z, plus the dipole correction (1: none).
+  double kspace_slab = 1.0;
+  bool slab() const { return kspace_slab > 1.0; }
   double coulomb_cutoff = 0.0;
   double dielectric = 1.0;
   MolecularParams molecule;
@@ -131,6 +135,10 @@ Params read_params(io::CaseFile& file);
 // [bonded] and [special_bonds] with the topology and Coeffs sections of the
 // data file (params_molecular.cpp).
 void read_molecular(io::CaseFile& file, Params& p, const io::LammpsData& data);
+// [md] boundary (before the atoms are read) and [kspace] with its slab
+// correction (after [pair]; params_kspace.cpp).
+void read_boundary(io::CaseFile& file, Params& p);
+void read_kspace(io::CaseFile& file, Params& p);
 // Charmm dihedrals with 1-4 weights need the charmm pair style (after [pair]).
 void check_charmm_weights(io::CaseFile& file, const Params& p);
 

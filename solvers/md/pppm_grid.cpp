@@ -53,7 +53,9 @@ PppmGrid::PppmGrid(const Decomposition& decomposition, const Int3& mesh, const B
   int problem = 0;
   long long largest = 0;
   for (int a = 0; a < 3; ++a) {
-    const int lower = decomposition.neighbor(a, 0), upper = decomposition.neighbor(a, 1);
+    // The mesh is periodic even where the box is not (a slab's k-space box).
+    const int lower = decomposition.wrapped_neighbor(a, 0);
+    const int upper = decomposition.wrapped_neighbor(a, 1);
     const int need_below = in.lo[a] - out.lo[a], need_above = out.hi[a] - in.hi[a];
     // What the neighbours need of my owned points: the upper one's lower ghosts
     // and the lower one's upper ghosts.

@@ -5,10 +5,10 @@
 // regular decomposition): one swap to each side along x, then y, then z.
 // A forward exchange copies owned values to the ghost points that image them;
 // a reverse exchange adds ghost values into their owners, swaps in reverse
-// order. Periodic on every axis (a rank alone along an axis swaps with
-// itself). Each ghost slab must lie within the neighbour's owned brick (one
-// swap per side); the constructor refuses a mesh for which it does not.
-// Physics-free; MPI through core/message_buffer.hpp.
+// order. Periodic on every axis, also where the box is not (a slab's k-space
+// box; a rank alone along an axis swaps with itself). Each ghost slab must lie within the
+// neighbour's owned brick (one swap per side); the constructor refuses a mesh for which it does
+// not. Physics-free; MPI through core/message_buffer.hpp.
 #pragma once
 
 #include "core/decomposition.hpp"

@@ -63,6 +63,7 @@ kmd::PppmSettings pppm_settings(const Params& params, std::int64_t natoms, doubl
   s.order = params.kspace_order;
   s.g_ewald = params.kspace_g_ewald;
   s.coul_table_bits = 0;  // the real-space erfc is exact (LAMMPS pair_modify table 0)
+  s.slab_volfactor = params.kspace_slab;
   return s;
 }
 
@@ -80,13 +81,14 @@ void PppmSum::make_bricks() {
     const long long last = first + decomposition_.local_cells()[a];
     in.lo[a] = static_cast<int>(first * n / cells);
     in.hi[a] = static_cast<int>(last * n / cells);
-    delinv_[a] = mesh[a] / box_.length(a);
+    delinv_[a] = mesh[a] / kspace_length(a);
     const int nlo = static_cast<int>((box_.sublo[a] - reach - box_.lo[a]) * delinv_[a] + st.shift) -
                     kmd::pppm_grid_offset;
     const int nhi = static_cast<int>((box_.subhi[a] + reach - box_.lo[a]) * delinv_[a] + st.shift) -
                     kmd::pppm_grid_offset;
     out.lo[a] = std::min(nlo + st.nlower, in.lo[a]);
     out.hi[a] = std::max(nhi + st.nupper + 1, in.hi[a]);
+    if (a == 2 && params_.slab()) slab_bricks(first, last, in, out);
     centre_lo_[a] = out.lo[a] - st.nlower;
     centres_[a] = out.hi[a] - st.nupper - centre_lo_[a];
   }
@@ -104,12 +106,34 @@ void PppmSum::make_bricks() {
   cell_fill_ = decltype(cell_fill_)("md::pppm_cell_fill", centres_[0] * centres_[1] * centres_[2]);
 }
 
+// With a slab (LAMMPS set_grid_local): the z points owned as if the mesh
+// covered only the box, [first, last) cells of `cells` over nz / s points,
+// except that the top ranks own everything up to nz, the empty part of the
+// k-space box; no ghost points above the mesh there or anywhere (the atoms
+// are inside the box). So charge from below flows up into the empty region,
+// and field values come back down, never the other way round.
+void PppmSum::slab_bricks(long long first, long long last, Brick& in, Brick& out) const {
+  const int n = parameters_.mesh[2];
+  const double cells = params_.geometry.cells[2], s = params_.kspace_slab;
+  in.lo[2] = static_cast<int>(first / cells * n / s);
+  in.hi[2] = static_cast<int>(last / cells * n / s);
+  if (decomposition_.coords()[2] == decomposition_.dims()[2] - 1) in.hi[2] = out.hi[2] = n;
+  out.lo[2] = std::min(out.lo[2], in.lo[2]);
+  out.hi[2] = std::min(std::max(out.hi[2], in.hi[2]), n);
+}
+
+// The length of the k-space box along `axis`: the box's, z times the slab
+// volume factor (LAMMPS zprd_slab).
+double PppmSum::kspace_length(int axis) const {
+  return axis == 2 ? box_.length(2) * params_.kspace_slab : box_.length(axis);
+}
+
 // G(k) of kernels/md/pppm.hpp on this rank's part of the spectrum.
 void PppmSum::influence_function() {
   double prd[3];
   for (int d = 0; d < 3; ++d) prd[d] = box_.length(d);
-  const kmd::PppmGreensIk p =
-      kmd::pppm_greens_ik_setup(parameters_.mesh, prd, parameters_.g_ewald, parameters_.order);
+  const kmd::PppmGreensIk p = kmd::pppm_greens_ik_setup(parameters_.mesh, prd, parameters_.g_ewald,
+                                                        parameters_.order, params_.kspace_slab);
   const Brick sp = fft_->spectrum();
   const int lx = sp.lo[0], ly = sp.lo[1], lz = sp.lo[2];
   const auto greens = greens_;
@@ -182,7 +206,7 @@ void PppmSum::compute_field() {
   const int ox = in.lo[0] - out.lo[0], oy = in.lo[1] - out.lo[1], oz = in.lo[2] - out.lo[2];
   for (int d = 0; d < 3; ++d) {
     const int lo = sp.lo[d], n = mesh[d];
-    const double unitk = 2.0 * cb::math::pi / box_.length(d);
+    const double unitk = 2.0 * cb::math::pi / kspace_length(d);
     if (se[0] > 0) {
       Kokkos::parallel_for(
           "md::pppm_gradient", Policy3({0, 0, 0}, {se[0], se[1], se[2]}),
@@ -253,7 +277,7 @@ EnergyVirial PppmSum::energy_virial(const Atoms& atoms, const NeighborList& /*li
   const double s2 = kmd::pppm_scaleinv(mesh) * kmd::pppm_scaleinv(mesh);
   const double g = parameters_.g_ewald;
   double unitk[3];
-  for (int d = 0; d < 3; ++d) unitk[d] = 2.0 * cb::math::pi / box_.length(d);
+  for (int d = 0; d < 3; ++d) unitk[d] = 2.0 * cb::math::pi / kspace_length(d);
   const double ux = unitk[0], uy = unitk[1], uz = unitk[2];
   const int lx = sp.lo[0], ly = sp.lo[1], lz = sp.lo[2], nx = mesh[0], ny = mesh[1], nz = mesh[2];
   const int ey = se[1], ez = se[2];
@@ -275,7 +299,7 @@ EnergyVirial PppmSum::energy_virial(const Atoms& atoms, const NeighborList& /*li
   MPI_Allreduce(mine.value, sums, 4, MPI_DOUBLE, MPI_SUM, decomposition_.comm());
   EnergyVirial ev;
   if (decomposition_.rank() == 0) {
-    const double volume = box_.volume();
+    const double volume = kspace_length(0) * kspace_length(1) * kspace_length(2);
     ev.energy[Energy::kspace] = kmd::pppm_energy(sums[0], volume, g, qsqsum_, qsum_, qqrd2e_);
     for (int a = 0; a < 3; ++a) ev.virial += kmd::pppm_virial(sums[1 + a], volume, qqrd2e_);
   }

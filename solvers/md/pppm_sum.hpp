@@ -14,6 +14,9 @@
 // their stencil centre (counting sort, then index order within a centre) and
 // each mesh point sums its atoms in that fixed order, so the forces are the
 // same bits on every thread count (no atomics on the mesh).
+// With [kspace] slab = s the mesh covers the box extended to Lz s along z, the
+// top ranks owning the empty part (slab_bricks; slab_correction.hpp adds the
+// dipole term).
 // Parameters (g, mesh) come from the atoms at setup, nothing is checkpointed.
 // The per-atom energy output (pe) leaves this part out.
 #pragma once
@@ -62,6 +65,8 @@ class PppmSum : public ForceTerm {
 
  private:
   void make_bricks();
+  void slab_bricks(long long first, long long last, Brick& in, Brick& out) const;
+  double kspace_length(int axis) const;
   void reserve_atoms(int n);
 
   Params params_;

@@ -46,6 +46,12 @@ MdSolver::MdSolver(const Params& params, const Decomposition& decomposition,
 
 void MdSolver::rebuild(bool migrate) {
   if (migrate) {
+    if (const std::int64_t lost = comm_.outside_fixed_faces(atoms_)) {
+      throw RunError("md: step " + std::to_string(step_) + ": Lost atoms: original " +
+                     std::to_string(atoms_.total) + " current " +
+                     std::to_string(atoms_.total - lost) + " (" + std::to_string(lost) +
+                     " left the box through a fixed face, [md] boundary \"f\")");
+    }
     const std::int64_t total = comm_.wrap_and_migrate(atoms_);
     if (total != atoms_.total) {
       throw RunError("md: step " + std::to_string(step_) + ": " +

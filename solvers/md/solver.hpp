@@ -1,10 +1,10 @@
-// The molecular-dynamics solver (docs/solvers/md.md): Lennard-Jones atoms in
-// an orthogonal periodic box, velocity Verlet with optional thermostats,
-// Verlet lists with a skin, spatial decomposition over the Cartesian topology
-// of core/decomposition.hpp. LAMMPS is the reference: the same input gives the
-// same thermo output. The pieces: atoms.hpp (per-atom properties),
-// atom_records.hpp and distribution.hpp (atoms between ranks), comm.hpp
-// (ghosts, migration), neighbor.hpp and rebuild_schedule.hpp (lists),
+// The molecular-dynamics solver (docs/solvers/md.md): Lennard-Jones atoms in an
+// orthogonal box (periodic, or fixed along some axes), velocity Verlet with
+// optional thermostats, Verlet lists with a skin, spatial decomposition over
+// the Cartesian topology of core/decomposition.hpp. LAMMPS is the reference:
+// the same input gives the same thermo output. The pieces: atoms.hpp (per-atom
+// properties), atom_records.hpp and distribution.hpp (atoms between ranks),
+// comm.hpp (ghosts, migration), neighbor.hpp and rebuild_schedule.hpp (lists),
 // force_field.hpp (force terms), dynamics.hpp and thermostat.hpp (equations of
 // motion), analysis.hpp (g(r), MSD), thermo.hpp (output).
 #pragma once

@@ -164,9 +164,10 @@ std::vector<std::string> Environment::device_map(MPI_Comm comm) const {
   return lines;
 }
 
+#if !defined(KOKKOS_ENABLE_CUDA) && !defined(KOKKOS_ENABLE_HIP)
 namespace {
 
-// MemAvailable of /proc/meminfo in bytes, or nullopt.
+// MemAvailable of /proc/meminfo in bytes, or nullopt (host backends only).
 std::optional<double> host_available_bytes() {
   FILE* file = std::fopen("/proc/meminfo", "r");
   if (!file) return std::nullopt;
@@ -181,6 +182,7 @@ std::optional<double> host_available_bytes() {
 }
 
 }  // namespace
+#endif
 
 std::optional<double> allocatable_bytes_per_rank(MPI_Comm comm) {
 #if defined(KOKKOS_ENABLE_CUDA) || defined(KOKKOS_ENABLE_HIP)

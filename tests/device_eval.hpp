@@ -5,6 +5,7 @@
 #include <Kokkos_Core.hpp>
 
 #include <type_traits>
+#include <utility>
 
 namespace cb::test {
 
@@ -19,9 +20,10 @@ struct DeviceResult {
 
 }  // namespace detail
 
-template <class Kernel>
-auto on_device(const Kernel& kernel) {
-  using R = std::decay_t<decltype(kernel())>;
+// R is a defaulted template parameter, not a deduced return type: nvcc rejects an extended
+// lambda inside a function whose return type is deduced.
+template <class Kernel, class R = std::decay_t<decltype(std::declval<const Kernel&>()())>>
+R on_device(const Kernel& kernel) {
   static_assert(std::is_trivially_copyable<R>::value,
                 "on_device returns trivially copyable values");
   Kokkos::View<detail::DeviceResult<R>> result("test::on_device_result");

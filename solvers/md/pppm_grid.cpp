@@ -42,6 +42,26 @@ Slab slab_of(const Brick& b, const Brick& out) {
   return {e[0], e[1], e[2], b.lo[0] - out.lo[0], b.lo[1] - out.lo[1], b.lo[2] - out.lo[2]};
 }
 
+using Buffer = MessageBuffer<double>::DeviceView;
+
+// The first `count` items of `from` (Slab::at order) into `buffer`. Free
+// functions, not members: nvcc refuses device lambdas in private members.
+void pack_slab(const PppmField& field, const Slab& from, const Buffer& buffer, int count) {
+  Kokkos::parallel_for(
+      "md::pppm_grid_pack", Policy(0, count),
+      KOKKOS_LAMBDA(int n) { buffer(n) = from.at(field, n); });
+}
+
+// `buffer` stored into (or, with `add`, added to) the first `count` items of `into`.
+void unpack_slab(const PppmField& field, const Slab& into, const Buffer& buffer, int count,
+                 bool add) {
+  Kokkos::parallel_for(
+      "md::pppm_grid_unpack", Policy(0, count), KOKKOS_LAMBDA(int n) {
+        double& v = into.at(field, n);
+        v = add ? v + buffer(n) : buffer(n);
+      });
+}
+
 }  // namespace
 
 PppmGrid::PppmGrid(const Decomposition& decomposition, const Int3& mesh, const Brick& in,
@@ -124,25 +144,15 @@ void PppmGrid::exchange(const PppmField& field, const Brick& pack, int to, const
   const int components = static_cast<int>(field.extent(0));
   const int send_count = static_cast<int>(volume(pack)) * components;
   const int recv_count = static_cast<int>(volume(unpack)) * components;
-  const auto buffer_out = send_.device();
-  const auto buffer_in = recv_.device();
   if (send_count > 0) {
-    const Slab from_field = slab_of(pack, out_);
-    Kokkos::parallel_for(
-        "md::pppm_grid_pack", Policy(0, send_count),
-        KOKKOS_LAMBDA(int n) { buffer_out(n) = from_field.at(field, n); });
+    pack_slab(field, slab_of(pack, out_), send_.device(), send_count);
     Kokkos::fence();
   }
   MPI_Sendrecv(send_.outgoing(send_count), send_count, MPI_DOUBLE, to, 2, recv_.incoming(),
                recv_count, MPI_DOUBLE, from, 2, comm_, MPI_STATUS_IGNORE);
   if (recv_count == 0) return;
   recv_.received(recv_count);
-  const Slab into = slab_of(unpack, out_);
-  Kokkos::parallel_for(
-      "md::pppm_grid_unpack", Policy(0, recv_count), KOKKOS_LAMBDA(int n) {
-        double& v = into.at(field, n);
-        v = add ? v + buffer_in(n) : buffer_in(n);
-      });
+  unpack_slab(field, slab_of(unpack, out_), recv_.device(), recv_count, add);
 }
 
 }  // namespace cb::md

@@ -7,8 +7,9 @@
 namespace cb::weather {
 namespace {
 
-const std::vector<std::string> case_names = {
-    "thermal", "collision", "gravity_waves", "density_current", "injection", "straka", "robert"};
+const std::vector<std::string> case_names = {"thermal",         "collision", "gravity_waves",
+                                             "density_current", "injection", "straka",
+                                             "robert",          "rest"};
 
 // Domain and lateral boundaries of each case (miniWeather: 20 km x 10 km,
 // periodic in x; 3-D adds y with the extent of x). x, y, z in metres.
@@ -50,8 +51,8 @@ void read_grid(io::CaseFile& file, Params& p, const CaseDefaults& d) {
 void read_moisture(io::CaseFile& file, Moisture& m) {
   m.enabled = file.get<bool>("weather", "moisture", false);
   if (!m.enabled) {
-    for (const char* key :
-         {"microphysics", "relative_humidity", "bubble_relative_humidity", "bubble_cloud"}) {
+    for (const char* key : {"microphysics", "water_dynamics", "relative_humidity",
+                            "bubble_relative_humidity", "bubble_cloud"}) {
       if (file.has("weather", key))
         file.fail("weather", key,
                   std::string("[weather] ") + key + ": needs moisture = true (a dry run)");
@@ -60,6 +61,7 @@ void read_moisture(io::CaseFile& file, Moisture& m) {
   }
   m.kessler = file.choice("weather", "microphysics", {"kessler", "none"}, std::string("kessler")) ==
               "kessler";
+  m.dynamics = file.get<bool>("weather", "water_dynamics", m.kessler);
   m.relative_humidity =
       file.get<double>("weather", "relative_humidity", 0.0, io::Bounds::closed(0.0, 1.5));
   m.bubble_relative_humidity = file.get<double>("weather", "bubble_relative_humidity",
@@ -107,6 +109,7 @@ CaseSetup case_setup(const Params& p) {
   c.relative_humidity = p.moisture.relative_humidity;
   c.bubble_relative_humidity = p.moisture.bubble_relative_humidity;
   c.bubble_cloud = p.moisture.bubble_cloud;
+  c.water_dynamics = p.moisture.dynamics ? 1 : 0;
   return c;
 }
 

@@ -18,6 +18,10 @@ constexpr int moist_tracers = 3;  // water vapour, cloud, rain
 struct Moisture {
   bool enabled = false;
   bool kessler = false;  // [weather] microphysics = "kessler" (default) | "none" (passive water)
+  // [weather] water_dynamics: vapour in the equation of state and water loading in the
+  // buoyancy, about a moist hydrostatic background (docs/solvers/weather.md §10). Default: on
+  // with Kessler microphysics, off with "none" (passive water, the dry fields bit for bit).
+  bool dynamics = false;
   double relative_humidity = 0.0;
   double bubble_relative_humidity = 0.0;
   double bubble_cloud = 0.0;  // kg/kg

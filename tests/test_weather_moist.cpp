@@ -177,6 +177,9 @@ TEST_CASE("bad moisture input exits with code 2 naming the key", "[weather][mois
        BadOverride{"water dynamics on a dry run",
                    "--set weather.moisture=false --set weather.water_dynamics=true",
                    {"water_dynamics", "moisture = true"}},
+       BadOverride{"bryan_fritsch with passive water",
+                   "--set run.case=\"bryan_fritsch\" --set weather.microphysics=\"none\"",
+                   {"bryan_fritsch", "water_dynamics"}},
        BadOverride{"unknown scheme", "--set weather.microphysics=\"wsm6\"", {"microphysics"}},
        BadOverride{"columns split in z", "--set parallel.ranks=[1,1,2]", {"ranks", "along z"}}});
   std::filesystem::remove_all(dir);
@@ -236,6 +239,33 @@ TEST_CASE("the moist hydrostatic background: dry without vapour, in balance with
       CHECK(b.qv > 0.0);
       CHECK(std::abs(dp / (-b.rho * (1 + b.qv) * grav) - 1) < 1e-7);
     }
+  }
+}
+
+TEST_CASE("the Bryan-Fritsch background: saturated, theta_e = 320 K, q_t = 0.02, in balance",
+          "[weather][moist]") {
+  using namespace kernels::weather;
+  weather::CaseSetup c = weather::case_setup(params(moist_case("rest", "[20, 1, 10]", "none")));
+  c.kind = weather::Case::bryan_fritsch;
+  const weather::ExnerTable table = weather::make_exner_table(c, -4000.0, 14000.0, 62.5);
+  for (const double z : {0.0, 777.7, 5000.3, 9999.9}) {
+    INFO("z " << z);
+    auto at = [&](double zz) {
+      return test::on_device(KOKKOS_LAMBDA() {
+        const weather::MoistPoint b = weather::moist_background(c, table, zz);
+        const double exner = weather::table_exner(table, zz);
+        return Kokkos::Array<double, 5>{b.rho, b.theta, b.qv, b.qc, exner};
+      });
+    };
+    const auto b = at(z);
+    CHECK(std::abs(weather::bryan_fritsch::equivalent_theta(b[4], b[1]) - 320.0) < 1e-9);
+    CHECK(b[2] == weather::saturation_vapour(b[4], b[1]));
+    CHECK(std::abs(b[2] + b[3] - 0.02) < 1e-15);
+    auto p_of = [](const Kokkos::Array<double, 5>& m) {
+      return pressure(m[0] * m[1] * vapour_factor(m[2]));
+    };
+    const double dp = (p_of(at(z + 2.0)) - p_of(at(z - 2.0))) / 4.0;
+    CHECK(std::abs(dp / (-b[0] * 1.02 * grav) - 1) < 1e-7);
   }
 }
 

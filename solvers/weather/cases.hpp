@@ -18,7 +18,8 @@ enum class Case : int {
   injection,
   straka,
   robert,
-  rest  // the constant-theta background alone (a resting atmosphere)
+  rest,          // the constant-theta background alone (a resting atmosphere)
+  bryan_fritsch  // Bryan & Fritsch (2002) moist bubble (moist_background.hpp)
 };
 
 struct CaseSetup {

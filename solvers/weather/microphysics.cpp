@@ -44,8 +44,9 @@ struct StateColumn {
 // Kessler's thermodynamic constants made the model's (cp, kappa = Rd / cp), so that the
 // latent heating dtheta = L / (cp pi) dq and the pressure in qvs agree with the equation of
 // state p = C0 (rho theta)^gamma.
-KesslerParams kessler_params() {
+KesslerParams kessler_params(bool rain) {
   KesslerParams prm;
+  prm.rain = rain;
   prm.cp = kernels::weather::cp;
   prm.kappa = kernels::weather::rd / kernels::weather::cp;
   prm.p_ref_mb = kernels::weather::p0 / 100.0;
@@ -61,7 +62,7 @@ void WeatherSolver::apply_microphysics(double dt) {
   const LocalGrid grid = local_grid();
   const Int3 n = decomposition_.local_cells(), g = ghost_;
   const int first = params_.dynamic_variables();
-  const KesslerParams prm = kessler_params();
+  const KesslerParams prm = kessler_params(params_.moisture.rain);
   const bool water_dynamics = params_.moisture.dynamics;
   Kokkos::parallel_for(
       "weather::exner", owned_cells(n, g), KOKKOS_LAMBDA(int k, int j, int i) {

@@ -121,13 +121,14 @@ void WeatherSolver::initialize_moist_state() {
               const double w = ny_points > 1
                                    ? gauss3_weight(ii) * gauss3_weight(jj) * gauss3_weight(kk)
                                    : gauss3_weight(ii) * gauss3_weight(kk);
-              const PointState p = perturb_case(c, x, y, z, b.rho, b.theta);
+              PointState p = perturb_case(c, x, y, z, b.rho, b.theta);
               sum[Var::dens] += p.r * w;
               sum[Var::umom] += (p.r + p.hr) * p.u * w;
               sum[Var::wmom] += (p.r + p.hr) * p.w * w;
               sum[Var::rhot] += ((p.r + p.hr) * (p.t + p.ht) - p.hr * p.ht) * w;
               sum[Var::vmom] += (p.r + p.hr) * p.v * w;
-              const PointWater q = moist_point_water(c, t, p, z, b);
+              PointWater q = moist_point_water(c, t, p, z, b);
+              if (c.kind == Case::bryan_fritsch) bryan_fritsch_bubble(t, x, z, b, p, q);
               water[0] += ((p.r + p.hr) * q.qv - p.hr * b.qv) * w;
               water[1] += ((p.r + p.hr) * q.qc - p.hr * b.qc) * w;
               water[2] += (p.r + p.hr) * q.qr * w;

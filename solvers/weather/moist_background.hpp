@@ -32,6 +32,45 @@ KOKKOS_INLINE_FUNCTION double saturation_vapour(double exner, double theta) {
   return kessler_saturation_mixing_ratio(380.0 / p, theta * exner);
 }
 
+// Bryan & Fritsch (2002), Mon. Wea. Rev. 130:2917, section 4: a saturated, neutral atmosphere
+// of equivalent potential temperature 320 K and total water 0.020. The equivalent potential
+// temperature is that of the model's thermodynamics (constant L and cp, the Kessler
+// saturation; their own advice for models with approximate equations), theta_e = theta
+// exp(L qvs / (cp T)), which the model's saturation adjustment conserves to first order.
+namespace bryan_fritsch {
+constexpr double theta_e = 320.0, q_total = 0.020, latent_heat = 2.5e6;
+
+KOKKOS_INLINE_FUNCTION double equivalent_theta(double exner, double theta) {
+  const double t = theta * exner;
+  return theta *
+         math::exp(latent_heat * saturation_vapour(exner, theta) / (kernels::weather::cp * t));
+}
+
+// The saturated theta of equivalent potential temperature `target` at Exner function pi, by
+// bisection (theta_e grows with theta) to 1e-12 K.
+KOKKOS_INLINE_FUNCTION double saturated_theta(double exner, double target) {
+  double lo = 150.0 / exner, hi = 400.0 / exner;
+  for (int it = 0; it < 60; ++it) {
+    const double mid = 0.5 * (lo + hi);
+    (equivalent_theta(exner, mid) < target ? lo : hi) = mid;
+  }
+  return 0.5 * (lo + hi);
+}
+
+// The saturated theta whose density potential temperature theta (1 + 1.608 qvs) / (1 + qt)
+// is `target`, at Exner function pi, by bisection.
+KOKKOS_INLINE_FUNCTION double theta_of_density_theta(double exner, double target) {
+  double lo = 150.0 / exner, hi = 400.0 / exner;
+  for (int it = 0; it < 60; ++it) {
+    const double mid = 0.5 * (lo + hi);
+    const double theta_rho =
+        mid * kernels::weather::vapour_factor(saturation_vapour(exner, mid)) / (1.0 + q_total);
+    (theta_rho < target ? lo : hi) = mid;
+  }
+  return 0.5 * (lo + hi);
+}
+}  // namespace bryan_fritsch
+
 // Vapour of the background: the case's relative humidity of saturation.
 KOKKOS_INLINE_FUNCTION double background_vapour(const CaseSetup& c, double exner, double theta) {
   return c.relative_humidity * saturation_vapour(exner, theta);
@@ -39,6 +78,11 @@ KOKKOS_INLINE_FUNCTION double background_vapour(const CaseSetup& c, double exner
 
 // dpi/dz of the background at height z and Exner function pi.
 KOKKOS_INLINE_FUNCTION double background_exner_slope(const CaseSetup& c, double z, double exner) {
+  if (c.kind == Case::bryan_fritsch) {
+    using namespace bryan_fritsch;
+    const double theta = saturated_theta(exner, theta_e);
+    return kernels::weather::moist_exner_slope(theta, saturation_vapour(exner, theta), q_total);
+  }
   double hr = 0, theta = 0;
   background(c, z, hr, theta);
   const double qv = background_vapour(c, exner, theta);
@@ -59,9 +103,15 @@ KOKKOS_INLINE_FUNCTION MoistPoint moist_background(const CaseSetup& c, const Exn
                                                    double z) {
   double hr = 0;
   MoistPoint b{0, 0, 0, 0};
-  background(c, z, hr, b.theta);
   const double exner = table_exner(t, z);
-  b.qv = background_vapour(c, exner, b.theta);
+  if (c.kind == Case::bryan_fritsch) {
+    b.theta = bryan_fritsch::saturated_theta(exner, bryan_fritsch::theta_e);
+    b.qv = saturation_vapour(exner, b.theta);
+    b.qc = bryan_fritsch::q_total - b.qv;
+  } else {
+    background(c, z, hr, b.theta);
+    b.qv = background_vapour(c, exner, b.theta);
+  }
   b.rho = kernels::weather::moist_dry_density(exner, b.theta, b.qv);
   return b;
 }
@@ -75,6 +125,26 @@ KOKKOS_INLINE_FUNCTION PointWater moist_point_water(const CaseSetup& c, const Ex
   if (s.t == 0.0) return {b.qv, b.qc, 0.0};
   return {c.bubble_relative_humidity * saturation_vapour(table_exner(t, z), b.theta),
           c.bubble_cloud, 0.0};
+}
+
+// The Bryan & Fritsch bubble at a point on the background b: the density potential
+// temperature raised by 2 cos^2(pi L / 2) K, L = |((x - 10 km) / 2 km, (z - 2 km) / 2 km)| <= 1,
+// at the background's pressure, saturated, the total water unchanged (their section 4b):
+// theta and qv = qvs from theta_rho, rho_d from rho_d theta f_v = rho_bar theta_bar f_v_bar.
+KOKKOS_INLINE_FUNCTION void bryan_fritsch_bubble(const ExnerTable& t, double x, double z,
+                                                 const MoistPoint& b, PointState& s,
+                                                 PointWater& q) {
+  using namespace bryan_fritsch;
+  using kernels::weather::vapour_factor;
+  const double l = math::sqrt((x - 10000.0) * (x - 10000.0) + (z - 2000.0) * (z - 2000.0)) / 2000.0;
+  if (l > 1.0) return;
+  const double exner = table_exner(t, z), c = math::cos(math::pi * l / 2);
+  const double theta_rho = b.theta * vapour_factor(b.qv) / (1.0 + q_total) + 2.0 * c * c;
+  const double theta = theta_of_density_theta(exner, theta_rho);
+  q.qv = saturation_vapour(exner, theta);
+  q.qc = q_total - q.qv;
+  s.t = theta - b.theta;
+  s.r = b.rho * b.theta * vapour_factor(b.qv) / (theta * vapour_factor(q.qv)) - b.rho;
 }
 
 // The table over [z_lo, z_hi] (z_lo <= 0 <= z_hi), built on the host.

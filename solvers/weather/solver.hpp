@@ -47,6 +47,7 @@ class WeatherSolver : public GridSolver {
   // Global mass of water (moist runs), kg: (vapour + cloud + rain in the air, rain fallen out).
   std::pair<double, double> water_mass();
   void append_water_diagnostics(std::vector<Diagnostic>& rows);
+  void append_theta_e(std::vector<Diagnostic>& rows);
   void append_surface_rain(std::vector<FieldComponent>& fields);
   double cell_volume() const;
 

@@ -63,7 +63,11 @@ std::vector<InvarianceRow> scalar_invariance() {
 const std::string moist =
     "[weather]\nmoisture = true\nmicrophysics = \"none\"\nrelative_humidity = 0.5\n"
     "bubble_relative_humidity = 0.9\nbubble_cloud = 0.002\n";
-// ... with Kessler microphysics: a saturated cloudy bubble that rains (columns whole in z).
+// ... with the water acting on the dynamics (§10) and no microphysics, so z may be split: the
+// moist background's face pressures and the tracers' hyperviscosity about it cross ranks in z.
+const std::string moist_dynamics = moist + "water_dynamics = true\n";
+// ... with Kessler microphysics (water dynamics on by default): a saturated cloudy bubble that
+// rains (columns whole in z).
 const std::string kessler =
     "[weather]\nmoisture = true\nrelative_humidity = 0.8\nbubble_relative_humidity = 1.0\n"
     "bubble_cloud = 0.004\n";
@@ -90,6 +94,9 @@ std::vector<InvarianceRow> weather_invariance() {
       {"moist_walls",
        grid_case("weather", "straka", "[64, 1, 16]", "steps = 30", moist),
        {"[2,1,2]"}},
+      {"moist_dynamics",
+       grid_case("weather", "thermal", "[64, 1, 32]", "steps = 30", moist_dynamics),
+       {"[1,1,2]", "[2,1,2]", "[1,1,4]"}},
       {"kessler2d",
        grid_case("weather", "thermal", "[64, 1, 32]", "steps = 30", kessler),
        {"[2,1,1]", "[4,1,1]", "[3,1,1]"}},
@@ -165,6 +172,10 @@ std::vector<RestartRow> restart_rows(const std::string& solver) {
          grid_case("weather", "thermal", "[48, 1, 24]", "steps = 14", moist),
          7,
          {{2, 2}, {1, 4}}},
+        {"moist_dynamics",
+         grid_case("weather", "thermal", "[48, 1, 24]", "steps = 14", moist_dynamics),
+         7,
+         {{1, 2}}},
         {"kessler",
          grid_case("weather", "thermal", "[48, 1, 24]", "steps = 14", kessler),
          7,

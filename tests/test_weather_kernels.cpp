@@ -1,4 +1,4 @@
-// Weather kernels (kernels/weather/flux.hpp, tendency.hpp) against values
+// Weather kernels (kernels/weather/flux.hpp, tendency.hpp, moist.hpp) against values
 // computed by hand from docs/solvers/weather.md §1-2: interpolation and third
 // differences of cell averages of polynomials, hyperviscosity, the equation
 // of state, Euler, hyperviscous and diffusive face fluxes, wall faces, cell
@@ -219,12 +219,15 @@ TEST_CASE("moist tracer fluxes and the positive-definite renormalisation", "[wea
   // A uniform mixing ratio is carried with the mass flux; the hyperviscosity acts on q.
   const real mass_flux = real(2.5), rho_face = real(1.2), hv = real(-0.1);
   const Vars r = on_device(KOKKOS_LAMBDA() {
-    return Vars{tracer_face_flux(real(0.01), real(0.01), real(0.01), real(0.01), mass_flux,
-                                 rho_face, hv, false),
-                tracer_face_flux(0, 0, real(0.012), real(0.012), mass_flux, rho_face, hv, false),
-                tracer_face_flux(1, 2, 3, 4, mass_flux, rho_face, hv, true),
-                outflow_factor(real(0.3), real(-1), real(2), real(0.1), real(0.5)),
-                outflow_factor(real(0.3), real(1), real(0.5), real(0.1), real(0.5))};
+    using Q = Kokkos::Array<real, 4>;
+    const Q none{0, 0, 0, 0};
+    return Vars{
+        tracer_face_flux(Q{real(0.01), real(0.01), real(0.01), real(0.01)}, none, mass_flux,
+                         rho_face, hv, false),
+        tracer_face_flux(Q{0, 0, real(0.012), real(0.012)}, none, mass_flux, rho_face, hv, false),
+        tracer_face_flux(Q{1, 2, 3, 4}, none, mass_flux, rho_face, hv, true),
+        outflow_factor(real(0.3), real(-1), real(2), real(0.1), real(0.5)),
+        outflow_factor(real(0.3), real(1), real(0.5), real(0.1), real(0.5))};
   });
   // q_face = 7 * 0.012 / 12 - 0.012 / 12 = 0.006, d3 = -3 * 0.012 + 0.012 = -0.024.
   check_vars(r, {0.025, 2.5 * 0.006 + 0.1 * 1.2 * -0.024, 0,
@@ -237,4 +240,44 @@ TEST_CASE("moist tracer fluxes and the positive-definite renormalisation", "[wea
         0);
   CHECK(limited_flux(2, real(0.5), real(0.25)) == 1);
   CHECK(limited_flux(-2, real(0.5), real(0.25)) == real(-0.5));
+}
+
+TEST_CASE("with water dynamics the tracer hyperviscosity acts on q - q_bar",
+          "[weather][kernels][moist]") {
+  // q = q_bar: only the mass flux carries water, 2.5 * 0.006; a background alone moves none.
+  using Q = Kokkos::Array<real, 4>;
+  const Vars r = on_device(KOKKOS_LAMBDA() {
+    const Q q{0, 0, real(0.012), real(0.012)};
+    return Vars{tracer_face_flux(q, q, real(2.5), real(1.2), real(-0.1), false),
+                tracer_face_flux(q, q, real(0), real(1.2), real(-0.1), false), 0, 0, 0};
+  });
+  check_vars(r, {2.5 * 0.006, 0, 0, 0, 0});
+}
+
+TEST_CASE("moist equation of state and water loading", "[weather][kernels][moist]") {
+  // f_v = 1 + (461.5 / 287) 0.01; exactly 1 without vapour, so dry runs keep their bits.
+  const Vars f = on_device(KOKKOS_LAMBDA() {
+    return Vars{vapour_factor(real(0.01)), vapour_factor(real(0)),
+                total_density_perturbation(real(0.002), real(0.0125), real(0.01)), 0, 0};
+  });
+  CHECK(double(f[0]) == Approx(1 + 461.5 / 287 * 0.01).epsilon(tol));
+  CHECK(f[1] == real(1));
+  CHECK(double(f[2]) == Approx(0.0045).epsilon(10 * tol));
+  // The face pressure takes rho theta f_v: p(372 * 1.01608...) - 1000.
+  const Vars q{0.2, 12, real(2.4), 72, real(-3.6)};
+  const FaceBackground bg{1, 300, 1000};
+  const Vars p = on_device(KOKKOS_LAMBDA() {
+    return Vars{face_state(q, bg, vapour_factor(real(0.01))).p, face_state(q, bg, 1).p,
+                face_state(q, bg).p, 0, 0};
+  });
+  CHECK(double(p[0]) ==
+        Approx(pressure_by_hand(372 * (1 + 461.5 / 287 * 0.01)) - 1000).epsilon(10 * tol));
+  CHECK(p[1] == p[2]);
+  // dpi/dz = -g (1 + qt) / (cp theta (1 + 1.608 qv)): theta 300 K, qv 0.01, qt 0.015.
+  CHECK(moist_exner_slope(300, 0.01, 0.015) ==
+        Approx(-9.8 * 1.015 / (1004 * 300 * (1 + 461.5 / 287 * 0.01))).epsilon(1e-14));
+  // The dry density inverts the equation of state: pi = 0.9, theta 300 K, qv 0.01.
+  const double rho = moist_dry_density(0.9, 300, 0.01);
+  CHECK(pressure(rho * 300 * (1 + 461.5 / 287 * 0.01)) ==
+        Approx(1e5 * std::pow(0.9, 1004.0 / 287)).epsilon(1e-13));
 }

@@ -1,11 +1,14 @@
-// Moist weather runs (docs/solvers/weather.md §9) through the solver's C++ API on one rank: the
-// water tracers are conserved to round-off and never negative (Skamarock's renormalisation),
+// Moist weather runs (docs/solvers/weather.md §9-10) through the solver's C++ API on one rank:
+// the water tracers are conserved to round-off and never negative (Skamarock's renormalisation),
 // and, while they do not act on the dynamics, leave the dry fields bit for bit as they were;
+// with water dynamics, the moist hydrostatic background is in balance and a resting moist
+// atmosphere stays at rest to round-off and the water changes the flow;
 // through the `cloudburst` program, bad moisture input exits 2 naming the key. Decomposition
 // invariance and exact restart of moist runs are rows of tests/test_grid_solvers.cpp.
 #include "bad_input.hpp"
 #include "core/decomposition.hpp"
 #include "core/driver.hpp"
+#include "device_eval.hpp"
 #include "io/case_file.hpp"
 #include "precision.hpp"
 #include "solvers/weather/solver.hpp"
@@ -171,7 +174,130 @@ TEST_CASE("bad moisture input exits with code 2 naming the key", "[weather][mois
        BadOverride{"microphysics on a dry run",
                    "--set weather.moisture=false --set weather.microphysics=\"kessler\"",
                    {"microphysics", "moisture = true"}},
+       BadOverride{"water dynamics on a dry run",
+                   "--set weather.moisture=false --set weather.water_dynamics=true",
+                   {"water_dynamics", "moisture = true"}},
+       BadOverride{"bryan_fritsch with passive water",
+                   "--set run.case=\"bryan_fritsch\" --set weather.microphysics=\"none\"",
+                   {"bryan_fritsch", "water_dynamics"}},
        BadOverride{"unknown scheme", "--set weather.microphysics=\"wsm6\"", {"microphysics"}},
        BadOverride{"columns split in z", "--set parallel.ranks=[1,1,2]", {"ranks", "along z"}}});
   std::filesystem::remove_all(dir);
+}
+
+namespace {
+
+// Water dynamics (docs/solvers/weather.md §10) on the named case: vapour at `humidity` outside
+// the case's perturbation, 95 % and 2 g/kg of cloud inside it, no microphysics unless asked.
+std::string water_dynamics_case(const std::string& name, const std::string& cells, double humidity,
+                                bool kessler) {
+  return "[run]\nsolver = \"weather\"\ncase = \"" + name +
+         "\"\nsteps = 1\n[grid]\ncells = " + cells +
+         "\n[weather]\nmoisture = true\nwater_dynamics = true\nmicrophysics = \"" +
+         (kessler ? "kessler" : "none") + "\"\nrelative_humidity = " + std::to_string(humidity) +
+         "\nbubble_relative_humidity = 0.95\nbubble_cloud = 0.002\n";
+}
+
+double max_w(const MoistRun& r) {
+  double w = 0;
+  for (const auto& row : r.rows) w = std::max(w, row.at("w_max"));
+  return w;
+}
+
+}  // namespace
+
+TEST_CASE("the moist hydrostatic background: dry without vapour, in balance with it",
+          "[weather][moist]") {
+  using namespace kernels::weather;
+  weather::CaseSetup c = weather::case_setup(params(moist_case("rest", "[20, 1, 10]", "none")));
+  const double dz = 10000.0 / 10 / 16;
+  for (const double humidity : {0.0, 0.9}) {
+    c.relative_humidity = humidity;
+    const weather::ExnerTable t = weather::make_exner_table(c, -4000.0, 14000.0, dz);
+    // Points between the table's nodes, on the host (the table lives on the device).
+    const auto table = t;
+    for (const double z : {-1234.5, 0.0, 777.7, 5000.3, 9999.9, 12345.6}) {
+      INFO("humidity " << humidity << " z " << z);
+      const auto b =
+          test::on_device(KOKKOS_LAMBDA() { return weather::moist_background(c, table, z); });
+      if (humidity == 0.0) {
+        // pi = 1 - g z / (cp theta0) is linear, which RK4 and the Hermite cubic reproduce.
+        double rho = 0, theta = 0;
+        background_const_theta(z, rho, theta);
+        CHECK(b.qv == 0.0);
+        CHECK(std::abs(b.rho / rho - 1) < 1e-13);
+        continue;
+      }
+      // dp/dz = -rho_d (1 + qv) g by centred differences over 4 m: truncation (2 m / H)^2 / 6
+      // ~ 1e-8 relative for the scale height H ~ 8.5 km (over 100 m it was the 6e-6 measured).
+      auto p_at = [&](double zz) {
+        const auto m =
+            test::on_device(KOKKOS_LAMBDA() { return weather::moist_background(c, table, zz); });
+        return pressure(m.rho * m.theta * vapour_factor(m.qv));
+      };
+      const double dp = (p_at(z + 2.0) - p_at(z - 2.0)) / 4.0;
+      CHECK(b.qv > 0.0);
+      CHECK(std::abs(dp / (-b.rho * (1 + b.qv) * grav) - 1) < 1e-7);
+    }
+  }
+}
+
+TEST_CASE("the Bryan-Fritsch background: saturated, theta_e = 320 K, q_t = 0.02, in balance",
+          "[weather][moist]") {
+  using namespace kernels::weather;
+  weather::CaseSetup c = weather::case_setup(params(moist_case("rest", "[20, 1, 10]", "none")));
+  c.kind = weather::Case::bryan_fritsch;
+  const weather::ExnerTable table = weather::make_exner_table(c, -4000.0, 14000.0, 62.5);
+  for (const double z : {0.0, 777.7, 5000.3, 9999.9}) {
+    INFO("z " << z);
+    auto at = [&](double zz) {
+      return test::on_device(KOKKOS_LAMBDA() {
+        const weather::MoistPoint b = weather::moist_background(c, table, zz);
+        const double exner = weather::table_exner(table, zz);
+        return Kokkos::Array<double, 5>{b.rho, b.theta, b.qv, b.qc, exner};
+      });
+    };
+    const auto b = at(z);
+    CHECK(std::abs(weather::bryan_fritsch::equivalent_theta(b[4], b[1]) - 320.0) < 1e-9);
+    CHECK(b[2] == weather::saturation_vapour(b[4], b[1]));
+    CHECK(std::abs(b[2] + b[3] - 0.02) < 1e-15);
+    auto p_of = [](const Kokkos::Array<double, 5>& m) {
+      return pressure(m[0] * m[1] * vapour_factor(m[2]));
+    };
+    const double dp = (p_of(at(z + 2.0)) - p_of(at(z - 2.0))) / 4.0;
+    CHECK(std::abs(dp / (-b[0] * 1.02 * grav) - 1) < 1e-7);
+  }
+}
+
+TEST_CASE("water dynamics: a resting moist atmosphere stays at rest to round-off",
+          "[weather][moist]") {
+  // 200 steps of 2-D and 3-D rest, vapour at 90 %, with and without Kessler (subsaturated: the
+  // microphysics does nothing). The dry rest run's max |w| is the round-off scale. Measured:
+  // exactly 0, dry and moist (rho (rho theta / rho) gives rho theta back, so p' = 0).
+  struct RestCase {
+    const char* cells;
+    long steps;
+  };
+  for (const RestCase& c : {RestCase{"[40, 1, 40]", 200}, RestCase{"[12, 12, 12]", 50}}) {
+    const double dry = max_w(run(params(moist_case("rest", c.cells, "")), c.steps));
+    for (const bool kessler : {false, true}) {
+      const MoistRun moist =
+          run(params(water_dynamics_case("rest", c.cells, 0.9, kessler)), c.steps);
+      INFO(c.cells << " kessler " << kessler << " dry max|w| " << dry << " moist max|w| "
+                   << max_w(moist));
+      CHECK(max_w(moist) < round_off(1e-10));
+      CHECK(max_w(moist) < 100 * dry + round_off(1e-13));
+    }
+  }
+}
+
+TEST_CASE("water dynamics: the water changes the flow of a moist bubble", "[weather][moist]") {
+  const std::string cells = "[64, 1, 32]";
+  std::string passive = water_dynamics_case("thermal", cells, 0.5, false);
+  passive.replace(passive.find("water_dynamics = true"), 21, "water_dynamics = false");
+  const MoistRun on = run(params(water_dynamics_case("thermal", cells, 0.5, false)), 20);
+  const MoistRun off = run(params(passive), 20);
+  CHECK(on.fields.at("rho_w") != off.fields.at("rho_w"));
+  // The measure of the rest test sees motion: the bubble rises (w_max ~ 1 m/s by 20 steps).
+  CHECK(max_w(on) > 0.1);
 }

@@ -71,15 +71,17 @@ KOKKOS_INLINE_FUNCTION real hyperviscosity(real beta, real dx, real dt_stage) {
 
 // Face state from the interpolated perturbations q and the face background:
 // rho = rho' + rho_bar, u = rho u / rho, theta = ((rho theta)' + (rho theta)_bar)
-// / rho, p = C0 (rho theta)^gamma - background pressure.
-KOKKOS_INLINE_FUNCTION FaceState face_state(const Vars& q, const FaceBackground& bg) {
+// / rho, p = C0 (rho theta f_v)^gamma - background pressure, f_v the vapour factor of the
+// moist equation of state (kernels/weather/moist.hpp; exactly 1 in dry runs).
+KOKKOS_INLINE_FUNCTION FaceState face_state(const Vars& q, const FaceBackground& bg,
+                                            real eos_factor = 1) {
   FaceState w;
   w.rho = q[dens] + bg.rho;
   w.vel[0] = q[umom] / w.rho;
   w.vel[1] = q[vmom] / w.rho;
   w.vel[2] = q[wmom] / w.rho;
   w.theta = (q[rhot] + bg.rho_theta) / w.rho;
-  w.p = pressure(w.rho * w.theta) - bg.pressure;
+  w.p = pressure(w.rho * w.theta * eos_factor) - bg.pressure;
   return w;
 }
 
@@ -136,16 +138,17 @@ KOKKOS_INLINE_FUNCTION Vars diffusive_flux(const CellVelocityTheta& lo, const Ce
 // variables: Euler flux of the interpolated state plus hyperviscous flux, plus
 // the diffusive flux when there is viscosity or diffusivity. At a wall face
 // (free slip, insulating) the normal velocity, the hyperviscous mass flux and
-// the diffusive flux are zero, so no mass crosses it.
+// the diffusive flux are zero, so no mass crosses it. eos_factor: the vapour factor of the
+// face's interpolated vapour in moist runs (kernels/weather/moist.hpp), exactly 1 in dry runs.
 KOKKOS_INLINE_FUNCTION Vars face_flux(const Stencil& q, const FaceBackground& face,
                                       const CellBackground& lo, const CellBackground& hi, int axis,
-                                      bool wall, const FluxParams& p) {
+                                      bool wall, const FluxParams& p, real eos_factor = 1) {
   Vars values, d3;
   for (int v = 0; v < 5; ++v) {
     values[v] = interpolate4(q[0][v], q[1][v], q[2][v], q[3][v]);
     d3[v] = third_difference(q[0][v], q[1][v], q[2][v], q[3][v]);
   }
-  FaceState w = face_state(values, face);
+  FaceState w = face_state(values, face, eos_factor);
   if (wall) {
     w.vel[axis] = 0;
     d3[dens] = 0;

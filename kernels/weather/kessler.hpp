@@ -31,6 +31,9 @@ struct KesslerParams {
   // thickness and includes the top cell in the fall-speed CFL, so that the column's rain mass
   // changes by exactly the surface flux. false reproduces the reference.
   bool conservative_top = true;
+  // false: no autoconversion or accretion, so no rain forms (saturation adjustment alone, as
+  // in Bryan & Fritsch 2002's moist benchmark).
+  bool rain = true;
 };
 
 // Saturation factor 3.8 / p[mb] of KW eq. 2.11, with p = p_ref pi^(1/kappa) from the Exner
@@ -100,7 +103,7 @@ struct KesslerCell {
 KOKKOS_INLINE_FUNCTION void kessler_adjust_cell(KesslerCell& c, double sed, double exner,
                                                 double rho_gcc, double saturation_factor, double dt,
                                                 const KesslerParams& prm) {
-  const double production = kessler_rain_production(c.qc, c.qr, dt);
+  const double production = prm.rain ? kessler_rain_production(c.qc, c.qr, dt) : 0.0;
   c.qc = math::max(c.qc - production, 0.0);
   c.qr = math::max(c.qr + production + sed, 0.0);
 

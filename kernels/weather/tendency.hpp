@@ -6,6 +6,7 @@
 #pragma once
 
 #include "kernels/weather/flux.hpp"
+#include "kernels/weather/moist.hpp"
 
 namespace cb::kernels::weather {
 

@@ -15,12 +15,17 @@ namespace cb::kernels::weather {
 // F_q = F_rho q_face - hv rho_face d3(q), q_face the fourth-order interface value and d3 the
 // third difference (the dycore's interpolation and hyperviscosity, applied to q). A uniform q
 // gives F_q = q F_rho, so the mixing ratio stays uniform; at a wall F_rho = 0 and the
-// hyperviscous term is dropped, so no water crosses it.
-KOKKOS_INLINE_FUNCTION real tracer_face_flux(real q0, real q1, real q2, real q3, real mass_flux,
+// hyperviscous term is dropped, so no water crosses it. With water dynamics the hyperviscosity
+// acts, like the dycore's, on the perturbation q - q_bar about the background's mixing ratios
+// q_bar of the four cells, so that a resting background keeps its water; passive water passes
+// q_bar = 0 (q - 0 is q bit for bit).
+KOKKOS_INLINE_FUNCTION real tracer_face_flux(const Kokkos::Array<real, 4>& q,
+                                             const Kokkos::Array<real, 4>& q_bar, real mass_flux,
                                              real rho_face, real hv, bool wall) {
   if (wall) return real(0);
-  return mass_flux * interpolate4(q0, q1, q2, q3) -
-         hv * rho_face * third_difference(q0, q1, q2, q3);
+  return mass_flux * interpolate4(q[0], q[1], q[2], q[3]) -
+         hv * rho_face *
+             third_difference(q[0] - q_bar[0], q[1] - q_bar[1], q[2] - q_bar[2], q[3] - q_bar[3]);
 }
 
 // Renormalisation factor of a cell holding tracer mass `density` (rho q at the start of the

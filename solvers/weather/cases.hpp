@@ -17,7 +17,9 @@ enum class Case : int {
   density_current,
   injection,
   straka,
-  robert
+  robert,
+  rest,          // the constant-theta background alone (a resting atmosphere)
+  bryan_fritsch  // Bryan & Fritsch (2002) moist bubble (moist_background.hpp)
 };
 
 struct CaseSetup {
@@ -27,6 +29,7 @@ struct CaseSetup {
   // Initial water of moist runs (Params::moisture): relative humidity outside and inside the
   // perturbation, cloud mixing ratio inside.
   double relative_humidity, bubble_relative_humidity, bubble_cloud;
+  int water_dynamics;  // 1: the water acts on the dynamics (Moisture::dynamics)
 };
 
 // Point state: perturbations r (density), t (theta) and winds u, v, w, with
@@ -67,18 +70,19 @@ KOKKOS_INLINE_FUNCTION double robert_theta(const CaseSetup& c, double x, double 
 
 }  // namespace detail
 
-KOKKOS_INLINE_FUNCTION PointState sample_case(const CaseSetup& c, double x, double y, double z) {
+// The case's perturbation at a point on the background density hr and potential temperature
+// ht there (the dry background of `background`, or the moist one of moist_background.hpp).
+KOKKOS_INLINE_FUNCTION PointState perturb_case(const CaseSetup& c, double x, double y, double z,
+                                               double hr, double ht) {
   using namespace kernels::weather;
-  PointState s{0, 0, 0, 0, 0, 0, 0};
+  PointState s{0, 0, 0, 0, 0, hr, ht};
   const double xc = c.lo[0] + 0.5 * c.length[0];
   const double yc = c.lo[1] + 0.5 * c.length[1];
   const double ry = c.three_d ? 2000.0 : 0.0;
   if (c.kind == Case::gravity_waves) {
-    background_const_bv(z, 0.02, s.hr, s.ht);
     s.u = 15.0;
     return s;
   }
-  background_const_theta(z, s.hr, s.ht);
   switch (c.kind) {
     case Case::thermal:
       s.t = ellipse_cosine(x, y, z, 3.0, xc, yc, 2000.0, 2000.0, ry, 2000.0);
@@ -111,6 +115,12 @@ KOKKOS_INLINE_FUNCTION void background(const CaseSetup& c, double z, double& hr,
   } else {
     kernels::weather::background_const_theta(z, hr, ht);
   }
+}
+
+KOKKOS_INLINE_FUNCTION PointState sample_case(const CaseSetup& c, double x, double y, double z) {
+  double hr = 0, ht = 0;
+  background(c, z, hr, ht);
+  return perturb_case(c, x, y, z, hr, ht);
 }
 
 // Mixing ratios (per unit mass of dry air) of water vapour, cloud and rain at a point.

@@ -169,6 +169,38 @@ void WeatherSolver::append_water_diagnostics(std::vector<Diagnostic>& rows) {
         Kokkos::Max<double>(q_max));
     rows.push_back({std::string(names[t]) + "_max", global_reduce(q_max, MPI_MAX, comm)});
   }
+  if (setup_.kind == Case::bryan_fritsch) append_theta_e(rows);
+}
+
+// Bryan & Fritsch runs: the range of the equivalent potential temperature theta exp(L qv /
+// (cp T)) of the model's thermodynamics (moist_background.hpp), pi from the moist equation of
+// state; 320 K everywhere at the start outside the bubble.
+void WeatherSolver::append_theta_e(std::vector<Diagnostic>& rows) {
+  using namespace kernels::weather;
+  const Field s = state_;
+  const Column hy_r = hy_dens_cell_, hy_rt = hy_dens_theta_cell_;
+  const int first = params_.dynamic_variables();
+  const CellPolicy cells = owned_cells(decomposition_.local_cells(), ghost_);
+  auto theta_e = KOKKOS_LAMBDA(int k, int j, int i) {
+    const double rho = s(Var::dens, k, j, i) + hy_r(k),
+                 rho_theta = s(Var::rhot, k, j, i) + hy_rt(k);
+    const double qv = s(first, k, j, i) / rho;
+    const double exner = math::pow(pressure(rho_theta * vapour_factor(qv)) / p0, rd / cp);
+    return rho_theta / rho *
+           math::exp(bryan_fritsch::latent_heat * qv / (cp * rho_theta / rho * exner));
+  };
+  double lo = 0, hi = 0;
+  Kokkos::parallel_reduce(
+      "weather::theta_e_min", cells,
+      KOKKOS_LAMBDA(int k, int j, int i, double& m) { m = math::min(m, theta_e(k, j, i)); },
+      Kokkos::Min<double>(lo));
+  Kokkos::parallel_reduce(
+      "weather::theta_e_max", cells,
+      KOKKOS_LAMBDA(int k, int j, int i, double& m) { m = math::max(m, theta_e(k, j, i)); },
+      Kokkos::Max<double>(hi));
+  const MPI_Comm comm = decomposition_.comm();
+  rows.push_back({"theta_e_min", global_reduce(lo, MPI_MIN, comm)});
+  rows.push_back({"theta_e_max", global_reduce(hi, MPI_MAX, comm)});
 }
 
 std::vector<std::string> WeatherSolver::summary_lines() {

@@ -4,6 +4,7 @@
 // after the dynamics, and writes the changed values back. Columns are whole on each rank (moist
 // runs with microphysics are not split in z), so the result does not depend on the rank grid.
 #include "kernels/weather/kessler.hpp"
+#include "kernels/weather/moist.hpp"
 #include "solvers/weather/solver.hpp"
 
 namespace cb::weather {
@@ -43,8 +44,9 @@ struct StateColumn {
 // Kessler's thermodynamic constants made the model's (cp, kappa = Rd / cp), so that the
 // latent heating dtheta = L / (cp pi) dq and the pressure in qvs agree with the equation of
 // state p = C0 (rho theta)^gamma.
-KesslerParams kessler_params() {
+KesslerParams kessler_params(bool rain) {
   KesslerParams prm;
+  prm.rain = rain;
   prm.cp = kernels::weather::cp;
   prm.kappa = kernels::weather::rd / kernels::weather::cp;
   prm.p_ref_mb = kernels::weather::p0 / 100.0;
@@ -60,10 +62,15 @@ void WeatherSolver::apply_microphysics(double dt) {
   const LocalGrid grid = local_grid();
   const Int3 n = decomposition_.local_cells(), g = ghost_;
   const int first = params_.dynamic_variables();
-  const KesslerParams prm = kessler_params();
+  const KesslerParams prm = kessler_params(params_.moisture.rain);
+  const bool water_dynamics = params_.moisture.dynamics;
   Kokkos::parallel_for(
       "weather::exner", owned_cells(n, g), KOKKOS_LAMBDA(int k, int j, int i) {
-        const double p = pressure(double(s(Var::rhot, k, j, i)) + hy_rt(k));
+        // With water dynamics, the moist equation of state (kernels/weather/moist.hpp).
+        double rho_theta = double(s(Var::rhot, k, j, i)) + hy_rt(k);
+        if (water_dynamics)
+          rho_theta *= vapour_factor(s(first, k, j, i) / (s(Var::dens, k, j, i) + hy_r(k)));
+        const double p = pressure(rho_theta);
         exner_field(0, k, j, i) = math::pow(p / p0, rd / cp);
       });
   Kokkos::parallel_for(

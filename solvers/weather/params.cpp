@@ -7,8 +7,9 @@
 namespace cb::weather {
 namespace {
 
-const std::vector<std::string> case_names = {
-    "thermal", "collision", "gravity_waves", "density_current", "injection", "straka", "robert"};
+const std::vector<std::string> case_names = {"thermal",         "collision", "gravity_waves",
+                                             "density_current", "injection", "straka",
+                                             "robert",          "rest",      "bryan_fritsch"};
 
 // Domain and lateral boundaries of each case (miniWeather: 20 km x 10 km,
 // periodic in x; 3-D adds y with the extent of x). x, y, z in metres.
@@ -24,6 +25,8 @@ CaseDefaults defaults_for(Case kind) {
       return {{-25600.0, -25600.0, 0.0}, {25600.0, 25600.0, 6400.0}, true, 75.0};
     case Case::robert:
       return {{0.0, 0.0, 0.0}, {1000.0, 1000.0, 1500.0}, true, 0.0};
+    case Case::bryan_fritsch:
+      return {{0.0, 0.0, 0.0}, {20000.0, 20000.0, 10000.0}, true, 0.0};
     default:
       return {{0.0, 0.0, 0.0}, {20000.0, 20000.0, 10000.0}, false, 0.0};
   }
@@ -50,16 +53,19 @@ void read_grid(io::CaseFile& file, Params& p, const CaseDefaults& d) {
 void read_moisture(io::CaseFile& file, Moisture& m) {
   m.enabled = file.get<bool>("weather", "moisture", false);
   if (!m.enabled) {
-    for (const char* key :
-         {"microphysics", "relative_humidity", "bubble_relative_humidity", "bubble_cloud"}) {
+    for (const char* key : {"microphysics", "water_dynamics", "relative_humidity",
+                            "bubble_relative_humidity", "bubble_cloud"}) {
       if (file.has("weather", key))
         file.fail("weather", key,
                   std::string("[weather] ") + key + ": needs moisture = true (a dry run)");
     }
     return;
   }
-  m.kessler = file.choice("weather", "microphysics", {"kessler", "none"}, std::string("kessler")) ==
-              "kessler";
+  const std::string scheme = file.choice("weather", "microphysics",
+                                         {"kessler", "saturation", "none"}, std::string("kessler"));
+  m.kessler = scheme != "none";
+  m.rain = scheme == "kessler";
+  m.dynamics = file.get<bool>("weather", "water_dynamics", m.kessler);
   m.relative_humidity =
       file.get<double>("weather", "relative_humidity", 0.0, io::Bounds::closed(0.0, 1.5));
   m.bubble_relative_humidity = file.get<double>("weather", "bubble_relative_humidity",
@@ -83,6 +89,9 @@ Params read_params(io::CaseFile& file) {
   p.diffusivity =
       file.get<double>("weather", "diffusivity", d.viscosity, io::Bounds::non_negative());
   read_moisture(file, p.moisture);
+  if (p.kind == Case::bryan_fritsch && !p.moisture.dynamics)
+    file.fail("weather", "moisture",
+              "[weather] moisture: case bryan_fritsch needs moisture = true and water_dynamics");
   return p;
 }
 
@@ -107,6 +116,7 @@ CaseSetup case_setup(const Params& p) {
   c.relative_humidity = p.moisture.relative_humidity;
   c.bubble_relative_humidity = p.moisture.bubble_relative_humidity;
   c.bubble_cloud = p.moisture.bubble_cloud;
+  c.water_dynamics = p.moisture.dynamics ? 1 : 0;
   return c;
 }
 

@@ -17,7 +17,15 @@ constexpr int moist_tracers = 3;  // water vapour, cloud, rain
 // and a cloud mixing ratio inside the case's perturbation (where theta' != 0).
 struct Moisture {
   bool enabled = false;
-  bool kessler = false;  // [weather] microphysics = "kessler" (default) | "none" (passive water)
+  // [weather] microphysics = "kessler" (default) | "saturation" (Kessler without rain: the
+  // saturation adjustment alone) | "none" (passive water)
+  bool kessler = false;
+  bool rain = false;
+  // [weather] water_dynamics: vapour in the equation of state and water loading in the
+  // buoyancy, about a moist hydrostatic background (docs/solvers/weather.md §10). Default: on
+  // with microphysics ("kessler", "saturation"), off with "none" (passive water: the dry
+  // fields bit for bit).
+  bool dynamics = false;
   double relative_humidity = 0.0;
   double bubble_relative_humidity = 0.0;
   double bubble_cloud = 0.0;  // kg/kg

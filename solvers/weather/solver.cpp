@@ -40,6 +40,8 @@ WeatherSolver::WeatherSolver(const Params& params, const Decomposition& decompos
   hy_dens_int_ = Column("weather::hy_dens_int", nk + 1);
   hy_dens_theta_int_ = Column("weather::hy_dens_theta_int", nk + 1);
   hy_pressure_int_ = Column("weather::hy_pressure_int", nk + 1);
+  hy_water_cell_ = WaterColumns("weather::hy_water_cell", moist_tracers, nk);
+  hy_water_ratio_ = WaterColumns("weather::hy_water_ratio", moist_tracers, nk);
   if (params.tracers() > 0) {
     tracer_factor_ = padded_field("weather::tracer_factor", params.tracers(), n, ghost_);
     Kokkos::deep_copy(tracer_factor_, real(1));  // wall ghosts keep 1 (no flux crosses walls)
@@ -50,8 +52,13 @@ WeatherSolver::WeatherSolver(const Params& params, const Decomposition& decompos
     exner_ = padded_field("weather::exner", 1, n, ghost_);
     surface_ = padded_field("weather::surface_rain", 2, n, ghost_);
   }
-  initialize_background();
-  initialize_state();
+  if (params.moisture.dynamics) {
+    initialize_moist_background();
+    initialize_moist_state();
+  } else {
+    initialize_background();
+    initialize_state();
+  }
   const auto [mass, te] = mass_and_energy();
   mass0_ = mass;
   te0_ = te;

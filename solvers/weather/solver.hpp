@@ -10,6 +10,7 @@
 #include "core/local_grid.hpp"
 #include "core/ordered_sum.hpp"
 #include "core/solver.hpp"
+#include "solvers/weather/moist_background.hpp"
 #include "solvers/weather/params.hpp"
 
 #include <memory>
@@ -17,6 +18,8 @@
 namespace cb::weather {
 
 using Column = Kokkos::View<double*, MemSpace>;  // background profile over padded k
+// Background water densities rho_bar q_bar (vapour, cloud, rain) over padded k.
+using WaterColumns = Kokkos::View<double**, MemSpace>;
 
 class WeatherSolver : public GridSolver {
  public:
@@ -44,6 +47,7 @@ class WeatherSolver : public GridSolver {
   // Global mass of water (moist runs), kg: (vapour + cloud + rain in the air, rain fallen out).
   std::pair<double, double> water_mass();
   void append_water_diagnostics(std::vector<Diagnostic>& rows);
+  void append_theta_e(std::vector<Diagnostic>& rows);
   void append_surface_rain(std::vector<FieldComponent>& fields);
   double cell_volume() const;
 
@@ -51,6 +55,8 @@ class WeatherSolver : public GridSolver {
   // (__host__ __device__) lambda inside a private member function.
   void initialize_state();
   void initialize_background();
+  void initialize_moist_background();
+  void initialize_moist_state();
   void apply_wall_ghosts(const Field& state, int axis);
   void apply_injection(const Field& state);
   void compute_fluxes(const Field& state, int axis, double dt);
@@ -81,7 +87,11 @@ class WeatherSolver : public GridSolver {
   Field exner_, surface_;
   Column hy_dens_cell_, hy_dens_theta_cell_;                  // cell centres
   Column hy_dens_int_, hy_dens_theta_int_, hy_pressure_int_;  // low faces
-  int direction_switch_ = 1;                                  // 1: x (y) z this step, 0: z (y) x
+  // Water-dynamics runs: the background's water densities at cell centres, its mixing ratios
+  // as the state's would be at rest (wall ghosts by the ghosts' rule), and its Exner table.
+  WaterColumns hy_water_cell_, hy_water_ratio_;
+  ExnerTable exner_table_;
+  int direction_switch_ = 1;  // 1: x (y) z this step, 0: z (y) x
   double mass0_ = 0.0, te0_ = 0.0, water0_ = 0.0;
   double physics_seconds_ = 0.0;  // wall time in the microphysics, this run
   OrderedSum sums_;               // diagnostics, the same on every thread count

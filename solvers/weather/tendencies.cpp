@@ -14,7 +14,9 @@ using kernels::weather::momentum_forcing;
 using kernels::weather::outflow_factor;
 using kernels::weather::stage_update;
 using kernels::weather::sweep_tendency;
+using kernels::weather::total_density_perturbation;
 using kernels::weather::tracer_face_flux;
+using kernels::weather::vapour_factor;
 using kernels::weather::Var;
 using kernels::weather::Vars;
 using Policy3 = Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<3>>;
@@ -31,8 +33,8 @@ template <int Axis, int NVars>
 struct Directional {
   static void fluxes(const Field& s, const Field& flux, const Column& r, const Column& rt,
                      const Column& r_int, const Column& rt_int, const Column& p_int,
-                     const FluxParams& p, int wall_low, int wall_high, int ntracers,
-                     const Policy3& faces) {
+                     const WaterColumns& hy_ratio, const FluxParams& p, int wall_low, int wall_high,
+                     int ntracers, bool water_dynamics, const Policy3& faces) {
     constexpr int dk = Axis == 2;
     Kokkos::parallel_for(
         "weather::fluxes", faces, KOKKOS_LAMBDA(int k, int j, int i) {
@@ -41,8 +43,14 @@ struct Directional {
           const kernels::weather::Stencil q = gather_stencil<Axis, NVars>(s, k, j, i);
           const kernels::weather::FaceBackground bg =
               face_background<Axis>(r, rt, r_int, rt_int, p_int, k);
+          // Moist equation of state: the vapour factor of the face's interpolated vapour.
+          real factor = 1;
+          if (water_dynamics) {
+            const Kokkos::Array<real, 4> qv = gather_mixing_ratio<Axis>(s, r, NVars, k, j, i);
+            factor = vapour_factor(interpolate4(qv[0], qv[1], qv[2], qv[3]));
+          }
           const Vars f = face_flux(q, bg, cell_background(r, rt, k - dk), cell_background(r, rt, k),
-                                   Axis, wall, p);
+                                   Axis, wall, p, factor);
           for (int v = 0; v < NVars; ++v) flux(v, k, j, i) = f[v];
           if (ntracers == 0) return;
           const real rho_face =
@@ -50,8 +58,10 @@ struct Directional {
               bg.rho;
           for (int t = NVars; t < NVars + ntracers; ++t) {
             const Kokkos::Array<real, 4> ratio = gather_mixing_ratio<Axis>(s, r, t, k, j, i);
-            flux(t, k, j, i) = tracer_face_flux(ratio[0], ratio[1], ratio[2], ratio[3],
-                                                f[Var::dens], rho_face, p.hv, wall);
+            Kokkos::Array<real, 4> ratio_bar{0, 0, 0, 0};
+            if (water_dynamics) ratio_bar = gather_background_ratio<Axis>(hy_ratio, t - NVars, k);
+            flux(t, k, j, i) =
+                tracer_face_flux(ratio, ratio_bar, f[Var::dens], rho_face, p.hv, wall);
           }
         });
   }
@@ -89,17 +99,26 @@ struct Directional {
         });
   }
 
-  // out = init + dt * (-(F_high - F_low) / h + sources): gravity in the
-  // vertical step, and the gravity_waves case's momentum forcing in every step.
+  // out = init + dt * (-(F_high - F_low) / h + sources): gravity in the vertical step (on
+  // the total density with water dynamics), and the gravity_waves case's momentum forcing in
+  // every step.
   static void tendencies(const Field& s0, const Field& s, const Field& s1, const Field& flux,
-                         const Column& hy_r, real h, real dt, bool forced, const CaseSetup& c,
+                         const Column& hy_r, const WaterColumns& hy_water, real h, real dt,
+                         bool forced, bool water_dynamics, const CaseSetup& c,
                          const LocalGrid& grid, const CellPolicy& cells) {
     constexpr int di = Axis == 0, dj = Axis == 1, dk = Axis == 2;
     Kokkos::parallel_for(
         "weather::apply_tendencies", cells, KOKKOS_LAMBDA(int k, int j, int i) {
-          Vars tend = sweep_tendency(gather_cell<NVars>(flux, k, j, i),
-                                     gather_cell<NVars>(flux, k + dk, j + dj, i + di), h,
-                                     s(Var::dens, k, j, i), Axis);
+          real rho_pert = s(Var::dens, k, j, i);
+          if (Axis == 2 && water_dynamics) {
+            const real water = s(NVars, k, j, i) + s(NVars + 1, k, j, i) + s(NVars + 2, k, j, i);
+            const real water_bar =
+                real(hy_water(0, k)) + real(hy_water(1, k)) + real(hy_water(2, k));
+            rho_pert = total_density_perturbation(rho_pert, water, water_bar);
+          }
+          Vars tend =
+              sweep_tendency(gather_cell<NVars>(flux, k, j, i),
+                             gather_cell<NVars>(flux, k + dk, j + dj, i + di), h, rho_pert, Axis);
           if (forced) {
             const double x = grid.center(0, i), y = grid.center(1, j), z = grid.center(2, k);
             tend[Var::wmom] +=
@@ -166,8 +185,9 @@ void WeatherSolver::compute_fluxes(const Field& state, int axis, double dt) {
   const int wall_high = decomposition_.at_physical_boundary(axis, 1) ? g + n : -1;
   const Policy3 faces = owned_faces(decomposition_.local_cells(), ghost_, axis);
   dispatch<FluxLaunch>(axis, params_.dynamic_variables(), state, flux_, hy_dens_cell_,
-                       hy_dens_theta_cell_, hy_dens_int_, hy_dens_theta_int_, hy_pressure_int_, p,
-                       wall_low, wall_high, params_.tracers(), faces);
+                       hy_dens_theta_cell_, hy_dens_int_, hy_dens_theta_int_, hy_pressure_int_,
+                       hy_water_ratio_, p, wall_low, wall_high, params_.tracers(),
+                       params_.moisture.dynamics, faces);
 }
 
 void WeatherSolver::limit_tracer_fluxes(const Field& init, int axis, double dt) {
@@ -187,9 +207,9 @@ void WeatherSolver::apply_tracer_tendencies(const Field& init, const Field& out,
 void WeatherSolver::apply_tendencies(const Field& init, const Field& forcing, const Field& out,
                                      int axis, double dt) {
   dispatch<TendencyLaunch>(axis, params_.dynamic_variables(), init, forcing, out, flux_,
-                           hy_dens_cell_, real(params_.geometry.spacing(axis)), real(dt),
-                           setup_.kind == Case::gravity_waves, setup_, local_grid(),
-                           owned_cells(decomposition_.local_cells(), ghost_));
+                           hy_dens_cell_, hy_water_cell_, real(params_.geometry.spacing(axis)),
+                           real(dt), setup_.kind == Case::gravity_waves, params_.moisture.dynamics,
+                           setup_, local_grid(), owned_cells(decomposition_.local_cells(), ghost_));
 }
 
 }  // namespace cb::weather

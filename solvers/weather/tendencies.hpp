@@ -46,6 +46,16 @@ KOKKOS_FORCEINLINE_FUNCTION Kokkos::Array<real, 4> gather_mixing_ratio(const Fie
   return q;
 }
 
+// Background mixing ratio of tracer t (water-dynamics runs; moist_background.cpp) in the four
+// cells about the low face of padded row k along Axis: the row's own horizontally.
+template <int Axis>
+KOKKOS_FORCEINLINE_FUNCTION Kokkos::Array<real, 4> gather_background_ratio(
+    const WaterColumns& ratio, int t, int k) {
+  Kokkos::Array<real, 4> q;
+  for (int c = 0; c < 4; ++c) q[c] = real(ratio(t, Axis == 2 ? k + c - 2 : k));
+  return q;
+}
+
 // Background at the low face of padded row k along Axis: interface values
 // vertically, the column's cell value horizontally (it depends on z only).
 template <int Axis>

@@ -1,0 +1,153 @@
+// Moist hydrostatic background of the weather solver (docs/solvers/weather.md §10): the case's
+// potential temperature theta_bar(z), vapour at the relative humidity of the case file
+// (Moisture::relative_humidity) of the Kessler saturation mixing ratio, and the Exner function
+// integrated from pi = 1 at the ground through dpi/dz = -g / (cp theta_rho)
+// (kernels/weather/moist.hpp). The integration runs once on the host (classical RK4, 16 steps
+// per cell height, the global column, so every rank tabulates the same numbers); points take
+// pi from the table by cubic Hermite interpolation of the tabulated values and slopes.
+#pragma once
+
+#include "kernels/weather/kessler.hpp"
+#include "kernels/weather/moist.hpp"
+#include "solvers/weather/cases.hpp"
+
+namespace cb::weather {
+
+// pi and dpi/dz at z = z0 + n dz, n = 0 .. extent - 1.
+struct ExnerTable {
+  Kokkos::View<double*, MemSpace> exner, slope;
+  double z0, dz;
+};
+
+// Background at a point: dry density, potential temperature, vapour and cloud.
+struct MoistPoint {
+  double rho, theta, qv, qc;
+};
+
+// Kessler saturation mixing ratio (380 / p) exp(17.27 (T - 273) / (T - 36)) at Exner function
+// pi and potential temperature theta, T = theta pi (kernels/weather/kessler.hpp).
+KOKKOS_INLINE_FUNCTION double saturation_vapour(double exner, double theta) {
+  using namespace kernels::weather;
+  const double p = p0 * math::pow(exner, cp / rd);
+  return kessler_saturation_mixing_ratio(380.0 / p, theta * exner);
+}
+
+// Bryan & Fritsch (2002), Mon. Wea. Rev. 130:2917, section 4: a saturated, neutral atmosphere
+// of equivalent potential temperature 320 K and total water 0.020. The equivalent potential
+// temperature is that of the model's thermodynamics (constant L and cp, the Kessler
+// saturation; their own advice for models with approximate equations), theta_e = theta
+// exp(L qvs / (cp T)), which the model's saturation adjustment conserves to first order.
+namespace bryan_fritsch {
+constexpr double theta_e = 320.0, q_total = 0.020, latent_heat = 2.5e6;
+
+KOKKOS_INLINE_FUNCTION double equivalent_theta(double exner, double theta) {
+  const double t = theta * exner;
+  return theta *
+         math::exp(latent_heat * saturation_vapour(exner, theta) / (kernels::weather::cp * t));
+}
+
+// The saturated theta of equivalent potential temperature `target` at Exner function pi, by
+// bisection (theta_e grows with theta) to 1e-12 K.
+KOKKOS_INLINE_FUNCTION double saturated_theta(double exner, double target) {
+  double lo = 150.0 / exner, hi = 400.0 / exner;
+  for (int it = 0; it < 60; ++it) {
+    const double mid = 0.5 * (lo + hi);
+    (equivalent_theta(exner, mid) < target ? lo : hi) = mid;
+  }
+  return 0.5 * (lo + hi);
+}
+
+// The saturated theta whose density potential temperature theta (1 + 1.608 qvs) / (1 + qt)
+// is `target`, at Exner function pi, by bisection.
+KOKKOS_INLINE_FUNCTION double theta_of_density_theta(double exner, double target) {
+  double lo = 150.0 / exner, hi = 400.0 / exner;
+  for (int it = 0; it < 60; ++it) {
+    const double mid = 0.5 * (lo + hi);
+    const double theta_rho =
+        mid * kernels::weather::vapour_factor(saturation_vapour(exner, mid)) / (1.0 + q_total);
+    (theta_rho < target ? lo : hi) = mid;
+  }
+  return 0.5 * (lo + hi);
+}
+}  // namespace bryan_fritsch
+
+// Vapour of the background: the case's relative humidity of saturation.
+KOKKOS_INLINE_FUNCTION double background_vapour(const CaseSetup& c, double exner, double theta) {
+  return c.relative_humidity * saturation_vapour(exner, theta);
+}
+
+// dpi/dz of the background at height z and Exner function pi.
+KOKKOS_INLINE_FUNCTION double background_exner_slope(const CaseSetup& c, double z, double exner) {
+  if (c.kind == Case::bryan_fritsch) {
+    using namespace bryan_fritsch;
+    const double theta = saturated_theta(exner, theta_e);
+    return kernels::weather::moist_exner_slope(theta, saturation_vapour(exner, theta), q_total);
+  }
+  double hr = 0, theta = 0;
+  background(c, z, hr, theta);
+  const double qv = background_vapour(c, exner, theta);
+  return kernels::weather::moist_exner_slope(theta, qv, qv);
+}
+
+// Cubic Hermite interpolation of the table at z (inside it).
+KOKKOS_INLINE_FUNCTION double table_exner(const ExnerTable& t, double z) {
+  const double s = (z - t.z0) / t.dz;
+  int n = int(math::floor(s));
+  n = n < 0 ? 0 : n > int(t.exner.extent(0)) - 2 ? int(t.exner.extent(0)) - 2 : n;
+  const double u = s - n, u2 = u * u, u3 = u2 * u;
+  return (2 * u3 - 3 * u2 + 1) * t.exner(n) + (u3 - 2 * u2 + u) * t.dz * t.slope(n) +
+         (-2 * u3 + 3 * u2) * t.exner(n + 1) + (u3 - u2) * t.dz * t.slope(n + 1);
+}
+
+KOKKOS_INLINE_FUNCTION MoistPoint moist_background(const CaseSetup& c, const ExnerTable& t,
+                                                   double z) {
+  double hr = 0;
+  MoistPoint b{0, 0, 0, 0};
+  const double exner = table_exner(t, z);
+  if (c.kind == Case::bryan_fritsch) {
+    b.theta = bryan_fritsch::saturated_theta(exner, bryan_fritsch::theta_e);
+    b.qv = saturation_vapour(exner, b.theta);
+    b.qc = bryan_fritsch::q_total - b.qv;
+  } else {
+    background(c, z, hr, b.theta);
+    b.qv = background_vapour(c, exner, b.theta);
+  }
+  b.rho = kernels::weather::moist_dry_density(exner, b.theta, b.qv);
+  return b;
+}
+
+// Initial water at a sampled point of a moist-dynamics run: the background's outside the
+// case's perturbation (theta' != 0), inside it the bubble's relative humidity of the
+// background pressure and temperature and its cloud.
+KOKKOS_INLINE_FUNCTION PointWater moist_point_water(const CaseSetup& c, const ExnerTable& t,
+                                                    const PointState& s, double z,
+                                                    const MoistPoint& b) {
+  if (s.t == 0.0) return {b.qv, b.qc, 0.0};
+  return {c.bubble_relative_humidity * saturation_vapour(table_exner(t, z), b.theta),
+          c.bubble_cloud, 0.0};
+}
+
+// The Bryan & Fritsch bubble at a point on the background b: the density potential
+// temperature raised by 2 cos^2(pi L / 2) K, L = |((x - 10 km) / 2 km, (z - 2 km) / 2 km)| <= 1,
+// at the background's pressure, saturated, the total water unchanged (their section 4b):
+// theta and qv = qvs from theta_rho, rho_d from rho_d theta f_v = rho_bar theta_bar f_v_bar.
+KOKKOS_INLINE_FUNCTION void bryan_fritsch_bubble(const ExnerTable& t, double x, double z,
+                                                 const MoistPoint& b, PointState& s,
+                                                 PointWater& q) {
+  using namespace bryan_fritsch;
+  using kernels::weather::vapour_factor;
+  const double l = math::sqrt((x - 10000.0) * (x - 10000.0) + (z - 2000.0) * (z - 2000.0)) / 2000.0;
+  if (l > 1.0) return;
+  const double exner = table_exner(t, z), c = math::cos(math::pi * l / 2);
+  const double theta_rho = b.theta * vapour_factor(b.qv) / (1.0 + q_total) + 2.0 * c * c;
+  const double theta = theta_of_density_theta(exner, theta_rho);
+  q.qv = saturation_vapour(exner, theta);
+  q.qc = q_total - q.qv;
+  s.t = theta - b.theta;
+  s.r = b.rho * b.theta * vapour_factor(b.qv) / (theta * vapour_factor(q.qv)) - b.rho;
+}
+
+// The table over [z_lo, z_hi] (z_lo <= 0 <= z_hi), built on the host.
+ExnerTable make_exner_table(const CaseSetup& c, double z_lo, double z_hi, double dz);
+
+}  // namespace cb::weather

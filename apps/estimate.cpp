@@ -162,8 +162,8 @@ void measure_steps(io::SolverRun& run, RunOutput& output, const RunControl& cont
 
 // Times one checkpoint and (when the case writes fields) one field output at
 // the trial run's last step.
-void measure_writes(io::SolverRun& run, RunOutput& output, const RunControl& control,
-                    const std::string& root, Measurement& m) {
+void measure_writes(RunOutput& output, const RunControl& control, const std::string& root,
+                    Measurement& m) {
   const RunState state{m.end_step, m.end_time, m.mean_dt};
   MPI_Barrier(MPI_COMM_WORLD);
   double begin = wall_seconds();
@@ -179,7 +179,6 @@ void measure_writes(io::SolverRun& run, RunOutput& output, const RunControl& con
     m.output_seconds = max_over_ranks(wall_seconds() - begin);
     m.output_bytes = from_rank0(tree_bytes(root) - before);
   }
-  (void)run;
 }
 
 }  // namespace
@@ -231,8 +230,7 @@ int estimate_command(const EstimateOptions& options, const Environment& environm
   MPI_Comm_size(MPI_COMM_WORLD, &m.ranks);
   m.fixed_dt = control.fixed_dt.has_value();
   m.backend = kokkos_backend_name();
-  const Prediction check = predict(m, control, keep, options);  // the rank count, before running
-  (void)check;
+  predict(m, control, keep, options);  // refuses a job the grid cannot take, before running
   const ScratchDirectory scratch(options.run.output_dir, rank);
   const io::OutputPaths paths{scratch.path() + "/output"};
   Log quiet(-1);
@@ -244,7 +242,7 @@ int estimate_command(const EstimateOptions& options, const Environment& environm
     run.create_directories();
     RunOutput& output = run.open_output(RunState{}, quiet);
     measure_steps(run, output, trial_control(control), options, options.run.started_at, m);
-    measure_writes(run, output, control, paths.root, m);
+    measure_writes(output, control, paths.root, m);
     m.host_high_water_max = max_over_ranks(host_high_water_bytes());
     m.host_high_water_sum = sum_over_ranks(host_high_water_bytes());
     const std::optional<double> device = device_bytes_in_use();

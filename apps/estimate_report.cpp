@@ -114,9 +114,10 @@ void predict_cost(const Measurement& m, const RunControl& control, const Estimat
     p.young_interval = cost::young_interval(delta, p.mtbi);
     p.daly_interval = cost::daly_interval(delta, p.mtbi);
     const double tau = std::max(p.daly_interval, 1e-3);
-    // the model's periodic checkpoints, plus start-up and the final checkpoint
-    p.expected_wall = m.startup_seconds + delta +
-                      cost::expected_wall_time(solve, tau, delta, p.restart_seconds, p.mtbi);
+    const double modelled = cost::expected_wall_time(solve, tau, delta, p.restart_seconds, p.mtbi);
+    p.lost_fraction = cost::lost_fraction(solve, modelled);
+    // plus the first start-up and the final checkpoint
+    p.expected_wall = m.startup_seconds + delta + modelled;
     const double minutes = control.checkpoint_every_minutes.value_or(0.0);
     if (minutes > 0.0) {
       p.case_interval_wall =
@@ -125,8 +126,8 @@ void predict_cost(const Measurement& m, const RunControl& control, const Estimat
     }
   } else {
     p.expected_wall = p.wall_seconds;
+    p.lost_fraction = cost::lost_fraction(solve, p.wall_seconds - m.startup_seconds);
   }
-  p.lost_fraction = cost::lost_fraction(solve, p.expected_wall);
   p.cost = cost::cost(p.expected_wall, p.nodes, price);
 }
 
@@ -207,7 +208,8 @@ std::string estimate_text(const Measurement& m, const Prediction& p) {
            "\n";
   }
   t += "  expected wall time     " + clock_text(p.expected_wall) +
-       format(" (%.1f%% checkpoints, lost work and restarts)", 100.0 * p.lost_fraction) + "\n";
+       format(" (%.1f%% of it checkpoints, lost work and restarts)", 100.0 * p.lost_fraction) +
+       "\n";
   if (p.price) {
     t += "  expected cost          " + format("%.4g", p.cost) +
          format(" (without interruptions %.4g)", p.cost_without_interruptions) + "\n";

@@ -1,6 +1,7 @@
 // `cloudburst run` and `cloudburst check`: read and validate the whole case
 // before anything is written, then hand over to the driver.
 #include "apps/commands.hpp"
+#include "apps/prepared_run.hpp"
 
 #include "core/batch/signals.hpp"
 #include "core/batch/slurm.hpp"
@@ -23,12 +24,6 @@ namespace cb::app {
 namespace {
 namespace fs = std::filesystem;
 
-struct ValidatedCase {
-  io::CaseFile file;
-  io::CommonParams common;
-  SolverCase solver;
-};
-
 void check_output_fields(const io::CaseFile& file, const std::vector<std::string>& requested,
                          const std::vector<std::string>& known) {
   for (const std::string& name : requested) {
@@ -40,24 +35,6 @@ void check_output_fields(const io::CaseFile& file, const std::vector<std::string
               "[output] fields: '" + name + "' is not a field of this solver (" + list + ")" +
                   (best.empty() ? "" : "; did you mean '" + best + "'?"));
   }
-}
-
-// Every key of the case is read and checked here; finish() rejects the rest.
-// A pure function of the file and the --set arguments: the environment's
-// defaults are applied when a run starts (apply_environment_defaults).
-ValidatedCase validate_case(const RunArguments& args) {
-  io::CaseFile file = io::CaseFile::load(args.case_path, args.overrides);
-  const std::vector<SolverModule> modules = solver_modules();
-  io::CommonParams common = io::read_common_params(file, solver_names());
-  const SolverModule* module = find_solver_module(modules, common.solver);
-  SolverCase solver = module->read_case(file, common);
-  check_output_fields(file, common.output_fields, solver.output_field_names);
-  if (common.parallel.gpu_aware_mpi) {
-    const std::string refusal = gpu_aware_mpi_refusal();
-    if (!refusal.empty()) file.fail("parallel", "gpu_aware_mpi", refusal);
-  }
-  file.finish();
-  return {std::move(file), std::move(common), std::move(solver)};
 }
 
 std::string default_output_dir(const std::string& case_path) {
@@ -212,8 +189,40 @@ int drive(io::SolverRun& run, const RunControl& control, const WallTimeLimit& wa
 
 }  // namespace
 
+// Every key of the case is read and checked here; finish() rejects the rest.
+// A pure function of the file and the --set arguments: the environment's
+// defaults are applied when a run starts (apply_environment_defaults).
+ValidatedCase validate_case(const RunArguments& args) {
+  io::CaseFile file = io::CaseFile::load(args.case_path, args.overrides);
+  const std::vector<SolverModule> modules = solver_modules();
+  io::CommonParams common = io::read_common_params(file, solver_names());
+  const SolverModule* module = find_solver_module(modules, common.solver);
+  SolverCase solver = module->read_case(file, common);
+  check_output_fields(file, common.output_fields, solver.output_field_names);
+  if (common.parallel.gpu_aware_mpi) {
+    const std::string refusal = gpu_aware_mpi_refusal();
+    if (!refusal.empty()) file.fail("parallel", "gpu_aware_mpi", refusal);
+  }
+  file.finish();
+  return {std::move(file), std::move(common), std::move(solver)};
+}
+
 double validate_case_file(const RunArguments& args, int ranks) {
   return validate_case(args).solver.memory_bytes_per_rank(ranks) * ranks;
+}
+
+std::unique_ptr<PreparedRun> prepare_run(ValidatedCase c, const io::OutputPaths& paths,
+                                         const Environment& environment, Log& log) {
+  check_memory(c.solver, MPI_COMM_WORLD);
+  auto prepared = std::make_unique<PreparedRun>(std::move(c));
+  const ValidatedCase& v = prepared->validated;
+  prepared->decomposition = std::make_unique<Decomposition>(
+      MPI_COMM_WORLD, v.solver.geometry.cells, v.solver.geometry.periodic, v.common.parallel.ranks);
+  const RunContext context{
+      {v.common.parallel.gpu_aware_mpi, &prepared->counters}, environment.device_id(), &log};
+  prepared->run =
+      v.solver.create({context, *prepared->decomposition, paths, run_header(v), v.common});
+  return prepared;
 }
 
 int run_command(const RunArguments& args, const Environment& environment) {
@@ -230,14 +239,10 @@ int run_command(const RunArguments& args, const Environment& environment) {
   io::OutputLock lock;
   lock.acquire(paths.root, MPI_COMM_WORLD, true);
   const std::string restart = resolve_restart(args, paths, MPI_COMM_WORLD, log);
-  check_memory(c.solver, MPI_COMM_WORLD);
-  Decomposition decomposition(MPI_COMM_WORLD, c.solver.geometry.cells, c.solver.geometry.periodic,
-                              c.common.parallel.ranks);
-  ExchangeCounters counters;
-  const RunContext context{
-      {c.common.parallel.gpu_aware_mpi, &counters}, environment.device_id(), &log};
-  std::unique_ptr<io::SolverRun> run =
-      c.solver.create({context, decomposition, paths, run_header(c), c.common});
+  const std::unique_ptr<PreparedRun> prepared = prepare_run(std::move(c), paths, environment, log);
+  const RunControl& control = prepared->validated.common.control;
+  const Decomposition& decomposition = *prepared->decomposition;
+  io::SolverRun* run = prepared->run.get();
   RunState state;
   if (!restart.empty()) {
     const double read_begin = wall_seconds();
@@ -254,10 +259,10 @@ int run_command(const RunArguments& args, const Environment& environment) {
   log.line(start_line(job, restart, state.step));
   log.line(run->describe() + ", Kokkos " + kokkos_backend_name());
   for (const std::string& line : device_map) log.line("device: " + line);
-  log_batch_settings(log, defaults, wall_limit, c.common.control);
-  const int code = drive(*run, c.common.control, wall_limit, decomposition.comm(), state, log);
+  log_batch_settings(log, defaults, wall_limit, control);
+  const int code = drive(*run, control, wall_limit, decomposition.comm(), state, log);
 
-  log.line(counters.summed(decomposition.comm()).summary() + " (all ranks)");
+  log.line(prepared->counters.summed(decomposition.comm()).summary() + " (all ranks)");
   log.line("results in " + paths.root + " (" + run->results_note() + ")");
   return code;
 }

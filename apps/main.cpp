@@ -1,5 +1,6 @@
 // The `cloudburst` command-line program: parse arguments, dispatch.
 #include "apps/commands.hpp"
+#include "apps/estimate.hpp"
 
 #include "core/batch/signals.hpp"
 #include "core/driver.hpp"
@@ -21,6 +22,7 @@ constexpr const char* usage_text =
     "  run CASE.toml     run a case (cloudburst run --help)\n"
     "  check CASE.toml   validate a case and print it fully resolved\n"
     "  submit CASE.toml  submit a case as a Slurm batch job (cloudburst submit --help)\n"
+    "  estimate CASE.toml  time a few steps, predict wall time, checkpoints, output and cost\n"
     "  info              versions, Kokkos backends, devices, MPI and HDF5\n"
     "\n"
     "options: --version, --help\n"
@@ -51,6 +53,24 @@ constexpr const char* check_help =
     "\n"
     "Validates CASE.toml and prints every key with its value (marking defaults), the grid,\n"
     "a memory estimate and the expected number of steps. Exit 0 if valid, 2 if not.\n";
+
+constexpr const char* estimate_help =
+    "usage: cloudburst estimate CASE.toml [--steps S] [--price-per-hour P]\n"
+    "                           [--interruptions-per-hour L] [--nodes N] [--ranks-per-node R]\n"
+    "                           [--set section.key=value]... [--scratch-dir DIR] [--json]\n"
+    "\n"
+    "Runs the case on the ranks it is launched with for S steps (default: until about 10 s\n"
+    "of wall time are measured) in a scratch directory that is removed afterwards, writes one\n"
+    "checkpoint and one field output, and predicts the whole case: steps (a CFL-controlled dt\n"
+    "is extrapolated from the measured mean dt), wall time, checkpoints, output volume.\n"
+    "  --price-per-hour P          price of one node-hour: the expected cost\n"
+    "  --interruptions-per-hour L  interruptions per node-hour (spot): the checkpoint interval\n"
+    "                              that minimises the expected wall time (Young 1974, Daly\n"
+    "                              2006) and the [checkpoint] every_minutes line to use\n"
+    "  --nodes N, --ranks-per-node R  the job to predict (default: 1 node, the measured\n"
+    "                              ranks); other rank counts assume ideal strong scaling\n"
+    "  --scratch-dir DIR           where the trial run writes (default $TMPDIR or /tmp)\n"
+    "  --json                      the report as JSON\n";
 
 constexpr const char* info_help =
     "usage: cloudburst info\n"
@@ -125,6 +145,12 @@ int dispatch(const std::vector<std::string>& args, const cb::Environment& enviro
   if (command == "check") {
     return help ? say(check_help) : cb::app::check_command(parse_run_arguments(rest, false));
   }
+  if (command == "estimate") {
+    if (help) return say(estimate_help);
+    cb::app::EstimateOptions options = cb::app::parse_estimate_arguments(rest);
+    options.run.started_at = started_at;
+    return cb::app::estimate_command(options, environment);
+  }
   if (command == "submit") return rank == 0 ? cb::app::submit_command(rest) : cb::exit_ok;
   throw cb::InputError("unknown command '" + command + "' (try cloudburst --help)");
 }
@@ -143,7 +169,8 @@ int main(int argc, char* argv[]) {
       argc > 2 && (std::strcmp(argv[2], "--help") == 0 || std::strcmp(argv[2], "-h") == 0);
   const bool needs_kokkos =
       argc > 1 && !help &&
-      (run || std::strcmp(argv[1], "check") == 0 || std::strcmp(argv[1], "info") == 0);
+      (run || std::strcmp(argv[1], "check") == 0 || std::strcmp(argv[1], "estimate") == 0 ||
+       std::strcmp(argv[1], "info") == 0);
   cb::Environment environment(argc, argv, needs_kokkos);
   const std::vector<std::string> args(argv + 1, argv + argc);
   try {

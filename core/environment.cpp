@@ -2,6 +2,7 @@
 
 #include "core/mpi_io_safety.hpp"
 
+#include <sys/resource.h>
 #include <unistd.h>
 #include <Kokkos_Core.hpp>
 
@@ -204,6 +205,36 @@ std::optional<double> allocatable_bytes_per_rank(MPI_Comm comm) {
   if (!available) return std::nullopt;
   return *available / ranks_on_node;
 #endif
+}
+
+std::optional<double> device_bytes_in_use() {
+#if defined(KOKKOS_ENABLE_CUDA) || defined(KOKKOS_ENABLE_HIP)
+  std::size_t free = 0, total = 0;
+#if defined(KOKKOS_ENABLE_CUDA)
+  if (cudaMemGetInfo(&free, &total) != cudaSuccess) return std::nullopt;
+#else
+  if (hipMemGetInfo(&free, &total) != hipSuccess) return std::nullopt;
+#endif
+  return static_cast<double>(total - free);
+#else
+  return std::nullopt;
+#endif
+}
+
+double host_high_water_bytes() {
+  double bytes = 0.0;
+  if (std::FILE* file = std::fopen("/proc/self/status", "r")) {
+    char line[256];
+    while (std::fgets(line, sizeof line, file)) {
+      double kib = 0;
+      if (std::sscanf(line, "VmHWM: %lf kB", &kib) == 1) bytes = kib * 1024.0;
+    }
+    std::fclose(file);
+  }
+  if (bytes > 0.0) return bytes;
+  struct rusage usage {};
+  getrusage(RUSAGE_SELF, &usage);
+  return usage.ru_maxrss * 1024.0;  // kilobytes on Linux
 }
 
 std::string kokkos_backend_name() {

@@ -57,6 +57,14 @@ int node_local_rank();
 // ranks of this node. nullopt when it cannot be told. Collective.
 std::optional<double> allocatable_bytes_per_rank(MPI_Comm comm);
 
+// Bytes in use on this rank's GPU (the whole device: every process on it), or
+// nullopt on host backends, where device memory is host memory.
+std::optional<double> device_bytes_in_use();
+
+// This process's resident-memory high-water mark (VmHWM of /proc/self/status,
+// else getrusage's ru_maxrss), bytes.
+double host_high_water_bytes();
+
 // Name of Kokkos' default execution space ("Serial", "OpenMP", "Cuda", ...).
 std::string kokkos_backend_name();
 

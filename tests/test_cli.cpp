@@ -13,7 +13,8 @@ using namespace cb::test;
 using Catch::Matchers::ContainsSubstring;
 
 TEST_CASE("every subcommand has --help", "[cli]") {
-  for (const char* command : {"--help", "run --help", "check --help", "info --help"}) {
+  for (const char* command :
+       {"--help", "run --help", "check --help", "info --help", "estimate --help"}) {
     const CliResult r = run_cloudburst(command);
     INFO(command << ":\n" << r.output);
     CHECK(r.code == 0);

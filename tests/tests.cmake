@@ -10,6 +10,9 @@ cloudburst_test(test_fft3d SOURCES test_fft3d.cpp
   LIBS cloudburst::core RANKS 1 2 3 4 LABELS "core;mpi")
 cloudburst_test(test_driver SOURCES test_driver.cpp
   LIBS cloudburst::core RANKS 1 LABELS "core")
+# checkpoint interval and expected cost of `cloudburst estimate` (core/cost_model.hpp)
+cloudburst_test(test_cost_model SOURCES test_cost_model.cpp
+  LIBS cloudburst::core RANKS 1 LABELS "core;estimate")
 
 # kernels
 cloudburst_test(test_kernels SOURCES test_limiters.cpp
@@ -49,7 +52,9 @@ cloudburst_test(test_parallel_runs SOURCES test_parallel_runs.cpp cli_runner.cpp
   LIBS cloudburst_hdf5 RANKS 1 LABELS "cli;mpi;restart")
 cloudburst_test(test_thread_counts SOURCES test_thread_counts.cpp cli_runner.cpp RANKS 1
   LABELS "cli;threads")
-foreach(t test_cli test_case_errors test_parallel_runs test_thread_counts)
+# `cloudburst estimate` on a small weather case: JSON fields, bad arguments
+cloudburst_test(test_estimate SOURCES test_estimate.cpp cli_runner.cpp RANKS 1 LABELS "cli;estimate")
+foreach(t test_cli test_case_errors test_parallel_runs test_thread_counts test_estimate)
   add_dependencies(${t} cloudburst)
 endforeach()
 

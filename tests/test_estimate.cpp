@@ -1,0 +1,107 @@
+// `cloudburst estimate` on a small weather case: the JSON report's fields exist
+// and are positive, the scratch directory is removed, the plain-text report
+// carries the checkpoint line, and bad arguments exit 2 naming the option.
+#include "cli_runner.hpp"
+
+#include <catch2/catch_test_macros.hpp>
+#include <catch2/matchers/catch_matchers_string.hpp>
+
+#include <cstdlib>
+#include <filesystem>
+#include <regex>
+#include <string>
+
+using namespace cb::test;
+using Catch::Matchers::ContainsSubstring;
+
+namespace {
+
+const std::string small_weather = std::string(CLOUDBURST_SOURCE_DIR) +
+                                  "/cases/weather/thermal_2d.toml --set grid.cells=[40,1,20]"
+                                  " --set run.end_time=200.0";
+
+// The number after "name": in `json`; fails the test when it is missing.
+double json_value(const std::string& json, const std::string& name) {
+  const std::regex pattern("\"" + name + "\": (-?[0-9.eE+-]+)");
+  std::smatch match;
+  INFO("JSON field " << name);
+  REQUIRE(std::regex_search(json, match, pattern));
+  return std::strtod(match[1].str().c_str(), nullptr);
+}
+
+}  // namespace
+
+TEST_CASE("estimate --json on a small weather case", "[cli][estimate]") {
+  const std::string scratch = make_temp_dir("cb_estimate_");
+  const CliResult r =
+      run_cloudburst("estimate " + small_weather + " --steps 20 --price-per-hour 2.5" +
+                     " --interruptions-per-hour 0.5 --nodes 2 --json --scratch-dir " + scratch);
+  INFO(r.output);
+  REQUIRE(r.code == 0);
+  for (const char* name : {"seconds_per_step",
+                           "startup_seconds",
+                           "mean_dt",
+                           "checkpoint_write_seconds",
+                           "checkpoint_bytes",
+                           "output_write_seconds",
+                           "output_bytes",
+                           "host_memory_high_water_bytes_per_rank",
+                           "compute_seconds",
+                           "checkpoints",
+                           "outputs",
+                           "wall_seconds",
+                           "bytes_written",
+                           "mtbi_seconds",
+                           "restart_seconds",
+                           "young_interval_seconds",
+                           "daly_interval_seconds",
+                           "every_minutes",
+                           "expected_wall_seconds",
+                           "expected_cost",
+                           "cost_without_interruptions"}) {
+    CHECK(json_value(r.output, name) > 0.0);
+  }
+  CHECK(json_value(r.output, "steps") > 0.0);
+  CHECK(json_value(r.output, "ranks") == 1.0);
+  CHECK_THAT(r.output, ContainsSubstring("\"device_memory_bytes\": "));
+  CHECK_THAT(r.output, ContainsSubstring("\"dt\": \"cfl\""));
+  // 0.5 interruptions per node-hour on 2 nodes: one an hour
+  CHECK(json_value(r.output, "mtbi_seconds") == 3600.0);
+  CHECK(json_value(r.output, "daly_interval_seconds") <=
+        json_value(r.output, "young_interval_seconds"));
+  // interruptions cost something
+  CHECK(json_value(r.output, "expected_cost") > json_value(r.output, "cost_without_interruptions"));
+  CHECK(std::filesystem::is_empty(scratch));
+}
+
+TEST_CASE("estimate prints a plain-text report, also on 2 ranks", "[cli][estimate]") {
+  const CliResult r =
+      run_cloudburst_mpi(2, "estimate " + small_weather + " --steps 10 --interruptions-per-hour 2");
+  INFO(r.output);
+  REQUIRE(r.code == 0);
+  CHECK_THAT(r.output, ContainsSubstring("2 rank(s)"));
+  CHECK_THAT(r.output, ContainsSubstring("time per step"));
+  CHECK_THAT(r.output, ContainsSubstring("mean dt of the 10 measured steps"));
+  CHECK_THAT(r.output, ContainsSubstring("use:  [checkpoint] every_minutes = "));
+}
+
+TEST_CASE("estimate refuses bad arguments with exit 2 naming the option", "[cli][estimate]") {
+  struct Bad {
+    const char* arguments;
+    const char* message;
+  };
+  for (const Bad& bad :
+       {Bad{"--price-per-hour -1", "--price-per-hour '-1': must not be negative"},
+        Bad{"--steps 0", "--steps '0'"}, Bad{"--steps x", "--steps 'x'"},
+        Bad{"--interruptions-per-hour -0.5", "--interruptions-per-hour"},
+        Bad{"--nodes 0", "--nodes '0'"}, Bad{"--bogus", "unknown option '--bogus'"},
+        Bad{"--steps", "--steps needs a value"},
+        Bad{"--nodes 1000 --ranks-per-node 1000", "more than the grid's 800 cells"}}) {
+    const CliResult r = run_cloudburst("estimate " + small_weather + " " + bad.arguments);
+    INFO(bad.arguments << ":\n" << r.output);
+    CHECK(r.code == 2);
+    CHECK_THAT(r.output, ContainsSubstring(bad.message));
+  }
+  CHECK(run_cloudburst("estimate --help").code == 0);
+  CHECK(run_cloudburst("estimate").code == 2);
+}

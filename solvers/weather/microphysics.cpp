@@ -61,6 +61,7 @@ void WeatherSolver::apply_microphysics(double dt) {
   const Column hy_r = hy_dens_cell_, hy_rt = hy_dens_theta_cell_;
   const LocalGrid grid = local_grid();
   const Int3 n = decomposition_.local_cells(), g = ghost_;
+  const int gz = g[2], nz = n[2];  // no std::array in device code
   const int first = params_.dynamic_variables();
   const KesslerParams prm = kessler_params(params_.moisture.rain);
   const bool water_dynamics = params_.moisture.dynamics;
@@ -77,10 +78,10 @@ void WeatherSolver::apply_microphysics(double dt) {
       "weather::kessler",
       Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>>({g[1], g[0]}, {g[1] + n[1], g[0] + n[0]}),
       KOKKOS_LAMBDA(int j, int i) {
-        const StateColumn column{s, exner_field, hy_r, hy_rt, grid, g[2], j, i, first};
-        const double rate = kessler_column(column, n[2], dt, prm) * prm.rho_water;  // kg/(m^2 s)
-        surface(0, g[2], j, i) = rate;
-        surface(1, g[2], j, i) += dt * rate;
+        const StateColumn column{s, exner_field, hy_r, hy_rt, grid, gz, j, i, first};
+        const double rate = kessler_column(column, nz, dt, prm) * prm.rho_water;  // kg/(m^2 s)
+        surface(0, gz, j, i) = rate;
+        surface(1, gz, j, i) += dt * rate;
       });
 }
 

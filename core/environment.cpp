@@ -185,15 +185,24 @@ std::optional<double> host_available_bytes() {
 }  // namespace
 #endif
 
+#if defined(KOKKOS_ENABLE_CUDA) || defined(KOKKOS_ENABLE_HIP)
+namespace {
+// The device's free and total memory in bytes; false when the runtime fails.
+bool device_memory(std::size_t& free, std::size_t& total) {
+#if defined(KOKKOS_ENABLE_CUDA)
+  return cudaMemGetInfo(&free, &total) == cudaSuccess;
+#else
+  return hipMemGetInfo(&free, &total) == hipSuccess;
+#endif
+}
+}  // namespace
+#endif
+
 std::optional<double> allocatable_bytes_per_rank(MPI_Comm comm) {
 #if defined(KOKKOS_ENABLE_CUDA) || defined(KOKKOS_ENABLE_HIP)
   (void)comm;
   std::size_t free = 0, total = 0;
-#if defined(KOKKOS_ENABLE_CUDA)
-  if (cudaMemGetInfo(&free, &total) != cudaSuccess) return std::nullopt;
-#else
-  if (hipMemGetInfo(&free, &total) != hipSuccess) return std::nullopt;
-#endif
+  if (!device_memory(free, total)) return std::nullopt;
   return static_cast<double>(free);
 #else
   MPI_Comm node;
@@ -210,11 +219,7 @@ std::optional<double> allocatable_bytes_per_rank(MPI_Comm comm) {
 std::optional<double> device_bytes_in_use() {
 #if defined(KOKKOS_ENABLE_CUDA) || defined(KOKKOS_ENABLE_HIP)
   std::size_t free = 0, total = 0;
-#if defined(KOKKOS_ENABLE_CUDA)
-  if (cudaMemGetInfo(&free, &total) != cudaSuccess) return std::nullopt;
-#else
-  if (hipMemGetInfo(&free, &total) != hipSuccess) return std::nullopt;
-#endif
+  if (!device_memory(free, total)) return std::nullopt;
   return static_cast<double>(total - free);
 #else
   return std::nullopt;

@@ -3,6 +3,7 @@
 #include "core/decomposition.hpp"
 #include "core/driver.hpp"
 #include "precision.hpp"
+#include "recording_output.hpp"
 #include "solvers/scalar/solver.hpp"
 
 #include <catch2/catch_test_macros.hpp>
@@ -11,21 +12,10 @@
 #include <map>
 
 using namespace cb;
+using cb::test::RecordingOutput;
 using cb::test::round_off;
 
 namespace {
-
-// Keeps the diagnostics in memory; writes nothing.
-class RecordingOutput : public RunOutput {
- public:
-  std::string write_checkpoint(const RunState&) override { return "(none)"; }
-  void write_fields(const RunState&) override {}
-  void append_diagnostics(const RunState&, const std::vector<Diagnostic>& values) override {
-    rows.emplace_back();
-    for (const auto& d : values) rows.back()[d.name] = d.value;
-  }
-  std::vector<std::map<std::string, double>> rows;
-};
 
 scalar::Params sine_case(Int3 cells, kernels::Limiter limiter, double diffusivity) {
   scalar::Params p;

@@ -8,6 +8,7 @@
 #include "core/driver.hpp"
 #include "io/case_file.hpp"
 #include "precision.hpp"
+#include "recording_output.hpp"
 #include "solvers/weather/solver.hpp"
 
 #include <catch2/catch_test_macros.hpp>
@@ -25,22 +26,10 @@
 using namespace cb;
 using Catch::Matchers::ContainsSubstring;
 using cb::test::real_epsilon;
+using cb::test::RecordingOutput;
 using cb::test::round_off;
 
 namespace {
-
-// Keeps the diagnostics in memory; writes nothing.
-class RecordingOutput : public RunOutput {
- public:
-  std::string write_checkpoint(const RunState&) override { return "(none)"; }
-  void write_fields(const RunState&) override {}
-  void append_diagnostics(const RunState& state, const std::vector<Diagnostic>& values) override {
-    rows.emplace_back();
-    rows.back()["time"] = state.time;
-    for (const auto& d : values) rows.back()[d.name] = d.value;
-  }
-  std::vector<std::map<std::string, double>> rows;
-};
 
 // The end of a run: diagnostics rows (start, every N steps, end) and the
 // checkpoint fields on the owned cells, index (k * ny + j) * nx + i.

@@ -11,6 +11,7 @@
 #include "device_eval.hpp"
 #include "io/case_file.hpp"
 #include "precision.hpp"
+#include "recording_output.hpp"
 #include "solvers/weather/solver.hpp"
 
 #include <catch2/catch_test_macros.hpp>
@@ -22,20 +23,10 @@
 #include <vector>
 
 using namespace cb;
+using cb::test::RecordingOutput;
 using cb::test::round_off;
 
 namespace {
-
-class RecordingOutput : public RunOutput {
- public:
-  std::string write_checkpoint(const RunState&) override { return "(none)"; }
-  void write_fields(const RunState&) override {}
-  void append_diagnostics(const RunState&, const std::vector<Diagnostic>& values) override {
-    rows.emplace_back();
-    for (const auto& d : values) rows.back()[d.name] = d.value;
-  }
-  std::vector<std::map<std::string, double>> rows;
-};
 
 struct MoistRun {
   std::vector<std::map<std::string, double>> rows;

@@ -10,6 +10,18 @@ namespace {
 using Policy = Kokkos::RangePolicy<ExecSpace>;
 namespace kmd = kernels::md;
 
+// This rank's sum q z and sum q z^2 over its atoms (a free function: nvcc
+// refuses device lambdas in private members).
+Sums<2> dipole_sums(OrderedSum& sums, const Atoms& atoms) {
+  const auto q = atoms.q;
+  const auto x = atoms.x;
+  return sums.sum<2>(
+      "md::slab_dipole", atoms.nlocal, KOKKOS_LAMBDA(int i, double* s) {
+        s[0] += q(i) * x(i, 2);
+        s[1] += q(i) * x(i, 2) * x(i, 2);
+      });
+}
+
 }  // namespace
 
 SlabCorrection::SlabCorrection(const Params& params, MPI_Comm comm)
@@ -31,13 +43,7 @@ void SlabCorrection::setup(const Atoms& atoms) {
 }
 
 SlabCorrection::Moments SlabCorrection::moments(const Atoms& atoms) {
-  const auto q = atoms.q;
-  const auto x = atoms.x;
-  const Sums<2> mine = sums_.sum<2>(
-      "md::slab_dipole", atoms.nlocal, KOKKOS_LAMBDA(int i, double* s) {
-        s[0] += q(i) * x(i, 2);
-        s[1] += q(i) * x(i, 2) * x(i, 2);
-      });
+  const Sums<2> mine = dipole_sums(sums_, atoms);
   double total[2] = {0.0, 0.0};
   MPI_Allreduce(mine.value, total, 2, MPI_DOUBLE, MPI_SUM, comm_);
   Moments m;

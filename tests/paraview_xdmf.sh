@@ -12,6 +12,12 @@ if ! command -v pvbatch >/dev/null || ! command -v xvfb-run >/dev/null; then
   echo "paraview_xdmf: pvbatch or xvfb-run is not installed (paraview, python3-paraview, xvfb)"
   exit 4
 fi
+# One X server for every pvbatch below: starting one per call raced with the
+# previous one's shutdown ("bad X server connection").
+if [[ -z "${PARAVIEW_XDMF_IN_XVFB:-}" ]]; then
+  export PARAVIEW_XDMF_IN_XVFB=1
+  exec xvfb-run -a -s "-screen 0 1024x768x24" "$0" "$@"
+fi
 rm -rf "$work" && mkdir -p "$work"
 cases="$source/cases"
 run() {
@@ -33,7 +39,7 @@ for entry in weather_2d/fields.xmf:grid cfd_3d/fields.xmf:grid md_lj/particles.x
   md_salt/particles.xmf:particles; do
   xmf="$work/${entry%%:*}" kind="${entry##*:}"
   echo "== $xmf ($kind)"
-  xvfb-run -a pvbatch "$source/validation/paraview/check_xdmf.py" "$xmf" "$kind" \
+  pvbatch "$source/validation/paraview/check_xdmf.py" "$xmf" "$kind" \
     "$(dirname "$xmf").png" 2>&1 | grep -v "^$" || status=1
 done
 exit $status

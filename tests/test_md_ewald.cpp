@@ -207,9 +207,10 @@ TEST_CASE("NIST SPC/E configuration 1 through the solver with PPPM at 1e-5",
   // of it LAMMPS's polynomial erfc, 1.5e-7 absolute, in the excluded O-H
   // pairs at 1 A, where the Ewald kernels of the test above use the exact
   // one; Debian lmp on the same data file gives the same pe to 1e-12). Then
-  // PPPM at accuracy 1e-5 against that Ewald total, the 20 A box on one rank
-  // (two ranks would make sub-boxes thinner than cutoff + skin) and its
-  // 2 x 2 x 2 replica, whose energy is 8 times the cell's, on 1, 2 and 4
+  // PPPM at accuracy 1e-5 against that Ewald total, the 20 A box (also the
+  // Ewald sum on 2 and 4 ranks, to 1e-12 of the single rank's: sub-boxes
+  // 10 A thick, thinner than cutoff + skin, take their ghosts in two hops) and
+  // its 2 x 2 x 2 replica, whose energy is 8 times the cell's, on 1, 2 and 4
   // ranks: within 1e-5 relative, the requested accuracy (measured 2.2e-6 for
   // the cell and 7.2e-6 for the replica; lmp's PPPM is off its Ewald by the
   // same 7.2e-6 there).
@@ -261,12 +262,18 @@ accuracy = 1.0e-5
     REQUIRE(r.code == 0);
     return cb::test::csv_column(out + "/diagnostics.csv", "pe").at(0) / boltz;
   };
-  const double ewald = energy(1, 1, "--set kspace.style=ewald --set kspace.accuracy=1e-8");
+  const std::string exact = "--set kspace.style=ewald --set kspace.accuracy=1e-8";
+  const double ewald = energy(1, 1, exact);
   INFO("Ewald " << ewald << " K, NIST -4.88604e5 K");
   CHECK(std::abs(ewald + 4.88604e5) <= 1e-5 * 4.88604e5);
+  for (int ranks : {2, 4}) {
+    const double split = energy(1, ranks, exact);
+    INFO("Ewald on " << ranks << " ranks: " << split << " K");
+    CHECK(std::abs(split - ewald) <= 1e-12 * std::abs(ewald));
+  }
   for (int copies : {1, 2}) {
     const double reference = ewald * copies * copies * copies;
-    for (int ranks : copies == 1 ? std::vector<int>{1} : std::vector<int>{1, 2, 4}) {
+    for (int ranks : {1, 2, 4}) {
       const double pppm = energy(copies, ranks, "");
       INFO(copies << "^3 cell(s), " << ranks << " rank(s): PPPM " << pppm << " K, Ewald "
                   << reference << " K, relative difference "

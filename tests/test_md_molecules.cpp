@@ -1,8 +1,8 @@
 // Molecules through the `cloudburst` program, against Debian's lmp run by the
 // test on the same input (skipped where lmp or lammps-examples is missing):
 // SPC/E water (HEAT/data.spce: bonds, angles, exclusions corrected in the
-// Ewald sum) term by term on 1, 2 and 3 ranks (4 would make sub-boxes thinner
-// than cutoff + skin), with Ewald and PPPM, and after 20
+// Ewald sum) term by term on 1, 2, 3 and 4 ranks (4 make sub-boxes thinner
+// than cutoff + skin: ghosts come in two hops), with Ewald and PPPM, and after 20
 // steps; ions with coul/long; special_bonds factors on a chain; a restart with
 // topology bit for bit; molecular input errors. The peptide is in
 // test_md_peptide.cpp.
@@ -97,7 +97,7 @@ TEST_CASE("SPC/E water: every energy term and the pressure as lmp computes them"
   const std::string dir = make_temp_dir("cb_md_spce_");
   const auto reference = lmp_thermo(dir, spce_lmp + "run 0\n");
   write_text(dir + "/spce.toml", spce_case);
-  for (int ranks : {1, 2, 3}) {
+  for (int ranks : {1, 2, 3, 4}) {
     const std::string out = dir + "/np" + std::to_string(ranks);
     const std::string args = "run " + dir + "/spce.toml --output-dir " + out;
     const CliResult r = ranks == 1 ? run_cloudburst(args) : run_cloudburst_mpi(ranks, args);
@@ -130,7 +130,7 @@ TEST_CASE("SPC/E water with PPPM: every term as lmp computes it, and after 20 st
       to_pppm(spce_lmp, "kspace_style ewald 1.0e-5", "kspace_style pppm 1.0e-5");
   const std::string case_text = to_pppm(spce_case, "style = \"ewald\"", "style = \"pppm\"");
   const auto reference = lmp_thermo(dir, lmp_input + "run 0\n");
-  check_against_lmp(dir, case_text, reference, {1, 2, 3},
+  check_against_lmp(dir, case_text, reference, {1, 2, 3, 4},
                     "kspace pppm: g_ewald = 0.23983512, grid = 18 18 30, order 5", 1e-9);
   const auto later = lmp_thermo(dir, lmp_input + "fix 1 all nve\nrun 20 post no\n" +
                                          "thermo_style custom step pe etotal press\n" +

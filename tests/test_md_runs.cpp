@@ -1,8 +1,8 @@
 // Whole MD runs through the `cloudburst` program: the LAMMPS
 // bench/in.lj and examples/melt thermo reproduced from the case files on 1, 2
-// and 4 ranks, NVE energy conservation, restart equivalence, and a
-// decomposition thinner than cutoff + skin refused; charged ions with the cut
-// Coulomb, Ewald and PPPM sums against LAMMPS's rows.
+// and 4 ranks, NVE energy conservation, restart equivalence, sub-boxes
+// thinner than cutoff + skin (ghosts over several ranks), a box shorter than
+// it refused; charged ions with the cut Coulomb, Ewald and PPPM sums against LAMMPS's rows.
 #include "bad_input.hpp"
 #include "cli_runner.hpp"
 #include "h5_read.hpp"
@@ -32,6 +32,15 @@ CliResult run_md(int ranks, const std::string& case_file, const std::string& out
                  const std::string& extra = "") {
   const std::string args = "run " + md_cases + case_file + " --output-dir " + out + " " + extra;
   return ranks == 1 ? run_cloudburst(args) : run_cloudburst_mpi(ranks, args);
+}
+
+// A salt case of cases/md with its data file named by absolute path (to run
+// from a copy elsewhere).
+std::string salt_case(const std::string& name) {
+  const std::string data = "\"data/salt_charge.data\"";
+  std::string text = read_text(md_cases + name);
+  text.replace(text.find(data), data.size(), "\"" + md_cases + "data/salt_charge.data\"");
+  return text;
 }
 
 // The thermo row of `step` ("Temp E_pair E_mol TotEng Press" as printed), or "".
@@ -241,11 +250,8 @@ TEST_CASE("LAMMPS lj/cut/coul/long + kspace pppm: the same g, mesh and thermo on
 
 TEST_CASE("PPPM input errors are named", "[md][input][pppm]") {
   const std::string dir = make_temp_dir("cb_md_pppm_bad_");
-  const std::string data = "\"data/salt_charge.data\"";
-  std::string pppm = read_text(md_cases + "salt_pppm.toml");
-  pppm.replace(pppm.find(data), data.size(), "\"" + md_cases + "data/salt_charge.data\"");
-  std::string cut = read_text(md_cases + "salt_coul_cut.toml");
-  cut.replace(cut.find(data), data.size(), "\"" + md_cases + "data/salt_charge.data\"");
+  const std::string pppm = salt_case("salt_pppm.toml");
+  const std::string cut = salt_case("salt_coul_cut.toml");
   check_bad_overrides(dir, cut,
                       {{"pppm without coul/long",
                         "--set kspace.style=pppm --set kspace.accuracy=1e-5",
@@ -257,15 +263,46 @@ TEST_CASE("PPPM input errors are named", "[md][input][pppm]") {
        {"a mesh with a negative entry",
         "--set kspace.mesh=[-3,27,27]",
         {"kspace", "mesh", "out of range"}}});
-  // A mesh of 4 points over 2 ranks along x: each owns 2 points, and the
-  // order-5 stencils of its atoms reach 3 points into the neighbour's.
+  // A mesh of 2 points along x over 4 ranks along x: two own none.
   write_text(dir + "/coarse.toml", pppm);
-  const CliResult r = run_cloudburst_mpi(
-      2, "run " + dir + "/coarse.toml --output-dir " + dir + "/out --set kspace.mesh=[4,4,4]");
+  const CliResult r =
+      run_cloudburst_mpi(4, "run " + dir + "/coarse.toml --output-dir " + dir +
+                                "/out --set kspace.mesh=[2,4,4] --set parallel.ranks=[4,1,1]");
   INFO(r.output);
   CHECK(r.code == 2);
-  CHECK_THAT(r.output, ContainsSubstring("kspace pppm: the mesh of 4 points along x does not "
-                                         "divide across 2 ranks along x"));
+  CHECK_THAT(r.output, ContainsSubstring("kspace pppm: the mesh of 2 points along x does not "
+                                         "divide across 4 ranks along x: a rank would own no"));
+  CHECK_FALSE(fs::exists(dir + "/out"));
+  fs::remove_all(dir);
+}
+
+TEST_CASE("PPPM ghost points over several ranks", "[md][pppm][mpi]") {
+  // A mesh of 4 points along each axis over 2 ranks along x: each owns 2
+  // points, and the order-5 stencils of its atoms reach 3 points below and
+  // above, so the ghost layers come in two hops (the neighbour's points, then
+  // its ghosts: here the rank's own points across the periodic face). The
+  // energies and pressure on 2 and 4 ([4,1,1], one point per rank) ranks are
+  // the single rank's to round-off.
+  const std::string dir = make_temp_dir("cb_md_pppm_hops_");
+  write_text(dir + "/coarse.toml", salt_case("salt_pppm.toml"));
+  const std::string args =
+      "run " + dir + "/coarse.toml --set kspace.mesh=[4,4,4] --set run.steps=20 --output-dir ";
+  const CliResult one = run_cloudburst(args + dir + "/np1");
+  INFO(one.output);
+  REQUIRE(one.code == 0);
+  for (const std::string grid : {"[2,1,1]", "[4,1,1]"}) {
+    const std::string out = dir + "/grid" + grid.substr(1, 5);
+    const CliResult r =
+        run_cloudburst_mpi(grid[1] - '0', args + out + " --set parallel.ranks=" + grid);
+    INFO(grid << ": " << r.output);
+    REQUIRE(r.code == 0);
+    for (const std::string column : {"elong", "pe", "press"}) {
+      const double expected = csv_column(dir + "/np1/diagnostics.csv", column).back();
+      const double got = csv_column(out + "/diagnostics.csv", column).back();
+      INFO(column << ": 1 rank " << expected << ", " << grid << " " << got);
+      CHECK(std::abs(got - expected) <= 1e-10 * std::abs(expected));
+    }
+  }
   fs::remove_all(dir);
 }
 
@@ -436,15 +473,38 @@ TEST_CASE("an MD restart on 2 ranks, and on another rank count", "[md][restart][
   fs::remove_all(dir);
 }
 
-TEST_CASE("a decomposition thinner than cutoff + skin is refused", "[md][input]") {
-  // 6^3 fcc cells (10.1 sigma) over 4 ranks in x: sub-boxes 1.68 sigma thick,
-  // less than 2.5 + 0.3.
+TEST_CASE("sub-boxes thinner than cutoff + skin: ghosts over several ranks", "[md][mpi]") {
+  // examples/melt on 6^3 fcc cells (10.08 sigma) with cutoff 4.0 + skin 0.3:
+  // over 3 ranks along x the sub-boxes are 3.36 sigma thick (2 hops), over 4
+  // ranks 1.68 or 3.36 (uneven, 3 hops), over [2,2,1] 5.04 (one hop); the
+  // thermo rows equal the single rank's to every printed digit.
   const std::string dir = make_temp_dir("cb_md_thin_");
-  const CliResult r = run_md(4, "lj_melt.toml", dir + "/out",
-                             "--set md.lattice_cells=[6,6,6] --set parallel.ranks=[4,1,1]");
+  const std::string opts =
+      "--set md.lattice_cells=[6,6,6] --set pair.cutoff=4.0 --set run.steps=100 ";
+  const CliResult one = run_md(1, "lj_melt.toml", dir + "/np1", opts);
+  INFO(one.output);
+  REQUIRE(one.code == 0);
+  for (const std::string grid : {"[3,1,1]", "[4,1,1]", "[2,2,1]"}) {
+    const int ranks = (grid[1] - '0') * (grid[3] - '0') * (grid[5] - '0');
+    const CliResult r = run_md(ranks, "lj_melt.toml", dir + "/grid" + grid.substr(1, 5),
+                               opts + "--set parallel.ranks=" + grid);
+    INFO(grid << ": " << r.output);
+    REQUIRE(r.code == 0);
+    for (long step : {0L, 50L, 100L}) {
+      CHECK_FALSE(thermo_row(r.output, step).empty());
+      CHECK(thermo_row(r.output, step) == thermo_row(one.output, step));
+    }
+  }
+  fs::remove_all(dir);
+}
+
+TEST_CASE("a box shorter than cutoff + skin along a periodic axis is refused", "[md][input]") {
+  // One fcc cell (1.68 sigma) along x, less than 2.5 + 0.3.
+  const std::string dir = make_temp_dir("cb_md_short_box_");
+  const CliResult r = run_md(1, "lj_melt.toml", dir + "/out", "--set md.lattice_cells=[1,6,6]");
   INFO(r.output);
   CHECK(r.code == 2);
-  CHECK_THAT(r.output, ContainsSubstring("thinner than cutoff + skin"));
+  CHECK_THAT(r.output, ContainsSubstring("shorter than cutoff + skin"));
   CHECK_FALSE(fs::exists(dir + "/out"));
   fs::remove_all(dir);
 }

@@ -3,6 +3,9 @@
 #include "core/error.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <iterator>
+#include <limits>
 #include <string>
 
 namespace cb::md {
@@ -23,23 +26,7 @@ AtomComm::AtomComm(const Decomposition& decomposition, const LocalBox& box, doub
       box_(box),
       periodic_(decomposition.periodic()),
       rcomm_(rcomm) {
-  for (int axis = 0; axis < 3; ++axis) {
-    for (int side = 0; side < 2; ++side) {
-      Swap s;
-      s.axis = axis;
-      s.side = side;
-      s.send_rank = decomposition.neighbor(axis, side);
-      s.recv_rank = decomposition.neighbor(axis, 1 - side);
-      const bool wraps = side == 0 ? decomposition.coords()[axis] == 0
-                                   : decomposition.coords()[axis] == dims_[axis] - 1;
-      if (wraps && decomposition.periodic()[axis]) {
-        s.shift.x[axis] = side == 0 ? box.length(axis) : -box.length(axis);
-        s.shift.code = side == 0 ? code_stride[axis] : -code_stride[axis];
-      }
-      s.send_list = IntView("md::send_list", 1024);
-      swaps_.push_back(s);
-    }
-  }
+  for (int axis = 0; axis < 3; ++axis) add_swaps(decomposition, axis);
   send_ = MessageBuffer<double>("md::comm_send", 4096, options);
   recv_ = MessageBuffer<double>("md::comm_recv", 4096, options);
   leaving_ = IntView("md::migrate_leaving", 1024);
@@ -48,6 +35,39 @@ AtomComm::AtomComm(const Decomposition& decomposition, const LocalBox& box, doub
   slot_ = IntView("md::migrate_slot", 1024);
   order_ = IntView("md::migrate_order", 1024);
   arrival_ids_ = IdView("md::migrate_arrival_ids", 64);
+}
+
+// Hops along `axis`: enough that ghosts reach rcomm past the thinnest
+// sub-box; at most one per rank (the run refuses a box thinner than rcomm).
+void AtomComm::add_swaps(const Decomposition& decomposition, int axis) {
+  const double thickness = box_.subhi[axis] - box_.sublo[axis];
+  double thinnest = thickness;
+  MPI_Allreduce(&thickness, &thinnest, 1, MPI_DOUBLE, MPI_MIN, comm_);
+  const int hops = std::max(1, std::min(dims_[axis], int(std::ceil(rcomm_ / thinnest))));
+  const double mid = 0.5 * (box_.sublo[axis] + box_.subhi[axis]);
+  const double infinity = std::numeric_limits<double>::infinity();
+  for (int hop = 0; hop < hops; ++hop) {
+    for (int side = 0; side < 2; ++side) {
+      Swap s;
+      s.axis = axis;
+      s.side = side;
+      s.hop = hop;
+      s.send_rank = decomposition.neighbor(axis, side);
+      s.recv_rank = decomposition.neighbor(axis, 1 - side);
+      // To the lower neighbour what lies within rcomm of its upper face, and
+      // the other way round; later hops take only ghosts from the far side.
+      s.slab_lo = side == 0 ? (hop == 0 ? -infinity : mid) : box_.subhi[axis] - rcomm_;
+      s.slab_hi = side == 0 ? box_.sublo[axis] + rcomm_ : (hop == 0 ? infinity : mid);
+      const bool wraps = side == 0 ? decomposition.coords()[axis] == 0
+                                   : decomposition.coords()[axis] == dims_[axis] - 1;
+      if (wraps && decomposition.periodic()[axis]) {
+        s.shift.x[axis] = side == 0 ? box_.length(axis) : -box_.length(axis);
+        s.shift.code = side == 0 ? code_stride[axis] : -code_stride[axis];
+      }
+      s.send_list = IntView("md::send_list", 1024);
+      swaps_.push_back(s);
+    }
+  }
 }
 
 void AtomComm::reserve_buffers(std::size_t doubles) {
@@ -72,21 +92,18 @@ int AtomComm::exchange(int send_rank, int recv_rank, int nsend, int width) {
   return nrecv;
 }
 
-int AtomComm::select_border_atoms(Swap& swap, const Atoms& atoms, int nlast) {
+int AtomComm::select_border_atoms(Swap& swap, const Atoms& atoms, int nfirst, int nlast) {
   const int axis = swap.axis;
-  const bool low = swap.side == 0;
-  const double below = box_.sublo[axis] + rcomm_;
-  const double above = box_.subhi[axis] - rcomm_;
+  const double lo = swap.slab_lo, hi = swap.slab_hi;
   const auto x = atoms.x;
   for (int attempt = 0; attempt < 2; ++attempt) {
     const auto list = swap.send_list;
     const int capacity = static_cast<int>(list.extent(0));
     int count = 0;
     Kokkos::parallel_scan(
-        "md::border_select", Policy(0, nlast),
+        "md::border_select", Policy(nfirst, nlast),
         KOKKOS_LAMBDA(int i, int& offset, bool final) {
-          const bool selected = low ? x(i, axis) < below : x(i, axis) >= above;
-          if (!selected) return;
+          if (!(lo <= x(i, axis) && x(i, axis) < hi)) return;
           if (final && offset < capacity) list(offset) = i;
           offset += 1;
         },
@@ -125,10 +142,16 @@ void AtomComm::unpack_positions(const Swap& swap, Atoms& atoms) {
 
 void AtomComm::borders(Atoms& atoms) {
   atoms.nghost = 0;
-  int nlast = atoms.nlocal;
+  int nfirst = 0, nlast = 0;
   for (Swap& swap : swaps_) {
-    if (swap.side == 0) nlast = atoms.nall();  // both swaps of an axis send the same atoms
-    swap.nsend = swap.send_rank == MPI_PROC_NULL ? 0 : select_border_atoms(swap, atoms, nlast);
+    // Both swaps of a hop look at the same atoms: all held at the start of
+    // the axis, or those that arrived in the hop before.
+    if (swap.side == 0) {
+      nfirst = swap.hop == 0 ? 0 : nlast;
+      nlast = atoms.nall();
+    }
+    swap.nsend =
+        swap.send_rank == MPI_PROC_NULL ? 0 : select_border_atoms(swap, atoms, nfirst, nlast);
     const int width = ghost_record_width(atoms);
     reserve_buffers(std::size_t(swap.nsend) * width);
     pack_ghosts(atoms, swap.send_list, swap.nsend, swap.shift, send_.device());
@@ -232,7 +255,9 @@ std::int64_t AtomComm::wrap_and_migrate(Atoms& atoms) {
     const int leaving = pack_leavers(atoms, axis);
     const int kept = atoms.nlocal;
     const int width = owned_record_width(atoms);
-    const int low = swaps_[2 * axis].send_rank, high = swaps_[2 * axis + 1].send_rank;
+    const auto first = std::find_if(swaps_.begin(), swaps_.end(),
+                                    [axis](const Swap& s) { return s.axis == axis; });
+    const int low = first->send_rank, high = std::next(first)->send_rank;
     // Every leaver goes to both neighbours (one when they are the same rank);
     // each keeps the atoms inside its own sub-box.
     int arrived = exchange(low, high, leaving, width);

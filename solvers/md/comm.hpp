@@ -1,8 +1,12 @@
 // Atom communication over the Cartesian decomposition (the spatial
 // decomposition of Plimpton 1995, as LAMMPS's Comm does it):
 //  - borders(): ghost atoms within `rcomm` of a sub-box face are copied to the
-//    neighbouring rank in six swaps (x low, x high, y low, ...); the y and z
+//    neighbouring rank in swaps (x low, x high, y low, ...); the y and z
 //    swaps also send ghosts received earlier, so edges and corners fill.
+//    Where `rcomm` is thicker than the thinnest sub-box along an axis, that
+//    axis takes several hops (LAMMPS's maxneed): each later pair of swaps
+//    passes on the ghosts that arrived in the pair before, those of them the
+//    neighbour still needs (the slabs of LAMMPS CommBrick::setup).
 //    Across a periodic face the copy is shifted by the box length. The send
 //    lists are kept until the next rebuild.
 //  - forward(): ghost positions refreshed from their owners every step.
@@ -48,11 +52,16 @@ class AtomComm {
   struct Swap {
     int axis = 0, side = 0;
     int send_rank = 0, recv_rank = 0;
+    // Atoms with slab_lo <= x[axis] < slab_hi are sent; the first hop looks at
+    // every atom held when the axis begins, later hops only at the ghosts
+    // that arrived in the hop before.
+    int hop = 0;
+    double slab_lo = 0, slab_hi = 0;
     GhostShift shift;  // across a periodic face
     int nsend = 0, nrecv = 0, first_recv = 0;
     IntView send_list;
   };
-  int select_border_atoms(Swap& swap, const Atoms& atoms, int nlast);
+  int select_border_atoms(Swap& swap, const Atoms& atoms, int nfirst, int nlast);
   void pack_positions(const Swap& swap, const Atoms& atoms);
   void unpack_positions(const Swap& swap, Atoms& atoms);
   void pack_ghost_forces(const Swap& swap, const Vec3View& field);
@@ -66,6 +75,7 @@ class AtomComm {
   // Sends `nsend` items of `width` doubles from send_ to `send_rank` and
   // receives from `recv_rank` into recv_; returns the items received.
   int exchange(int send_rank, int recv_rank, int nsend, int width);
+  void add_swaps(const Decomposition& decomposition, int axis);
   void reserve_buffers(std::size_t doubles);
 
   MPI_Comm comm_;

@@ -7,8 +7,8 @@
 namespace cb::md {
 
 // The Decomposition splits the grid of params.geometry (lattice cells, or a
-// fine grid over a data file's box); MdSolver refuses a rank grid whose
-// sub-boxes are thinner than cutoff + skin.
+// fine grid over a data file's box); MdSolver refuses a box shorter than
+// cutoff + skin along a periodic axis.
 SolverModule module() {
   auto read_case = [](io::CaseFile& file, io::CommonParams& common) {
     const Params params = read_params(file);

@@ -402,21 +402,17 @@ Params read_params(io::CaseFile& file) {
   return p;
 }
 
-void check_decomposition(const Params& params, const Int3& dims) {
+void check_box_covers_cutoff(const Params& params) {
   static const char* axis_name[3] = {"x", "y", "z"};
   const double rneigh = params.neighbor_cutoff();
   for (int d = 0; d < 3; ++d) {
-    const double spacing = params.geometry.spacing(d);
-    const int thinnest = params.geometry.cells[d] / dims[d];
-    const double thickness = thinnest * spacing;
-    if (thickness < rneigh) {
-      throw InputError("md: " + std::to_string(dims[0]) + " x " + std::to_string(dims[1]) + " x " +
-                       std::to_string(dims[2]) + " ranks give sub-boxes " + text(thickness) +
-                       " thick along " + axis_name[d] +
-                       ", thinner than cutoff + skin = " + text(rneigh) +
-                       " (ghost atoms come from the nearest rank only); use fewer ranks along " +
-                       axis_name[d] + " ([parallel] ranks) or a larger box");
-    }
+    const double length = params.geometry.cells[d] * params.geometry.spacing(d);
+    // Ghosts come from as many ranks along an axis as cutoff + skin spans,
+    // but from one periodic image of the box at most.
+    if (params.geometry.periodic[d] && length < rneigh)
+      throw InputError("md: the box is " + text(length) + " long along " + axis_name[d] +
+                       ", shorter than cutoff + skin = " + text(rneigh) +
+                       " (ghost atoms come from one periodic image at most); use a larger box");
   }
 }
 

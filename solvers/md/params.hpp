@@ -142,9 +142,10 @@ void read_kspace(io::CaseFile& file, Params& p);
 // Charmm dihedrals with 1-4 weights need the charmm pair style (after [pair]).
 void check_charmm_weights(io::CaseFile& file, const Params& p);
 
-// Refuses a rank grid whose sub-boxes are thinner than cutoff + skin along some
-// axis (ghost atoms come from the nearest neighbour only). Throws InputError.
-void check_decomposition(const Params& params, const Int3& dims);
+// Refuses a box shorter than cutoff + skin along a periodic axis (ghost atoms
+// come from one periodic image at most; sub-boxes may be thinner, the ghost
+// exchange then takes several hops). Throws InputError.
+void check_box_covers_cutoff(const Params& params);
 
 // Lines `cloudburst check` prints: units, atoms and topology, styles, k-space
 // parameters (describe.cpp).

@@ -9,12 +9,6 @@ namespace {
 
 using Policy = Kokkos::RangePolicy<ExecSpace>;
 
-long long volume(const Brick& b) {
-  long long v = 1;
-  for (int a = 0; a < 3; ++a) v *= std::max(0, b.hi[a] - b.lo[a]);
-  return v;
-}
-
 // The brick that is `base` along every axis but `axis`, [lo, hi) there.
 Brick slab(const Brick& base, int axis, int lo, int hi) {
   Brick b = base;
@@ -68,40 +62,16 @@ PppmGrid::PppmGrid(const Decomposition& decomposition, const Int3& mesh, const B
                    const Brick& out, int max_components, const CommOptions& comm_options)
     : comm_(decomposition.comm()), in_(in), out_(out) {
   const char* axis_name[3] = {"x", "y", "z"};
-  // 0: fine; 1 + axis: a ghost slab reaches past the neighbour's brick along
-  // axis; 4 + axis: a rank owns no points along axis (reported first).
+  // 0: fine; 1 + axis: the ghost layers along axis cannot be filled (a
+  // neighbour needs more than this rank holds); 4 + axis: a rank owns no points
+  // along axis (reported first).
   int problem = 0;
   long long largest = 0;
   for (int a = 0; a < 3; ++a) {
-    // The mesh is periodic even where the box is not (a slab's k-space box).
-    const int lower = decomposition.wrapped_neighbor(a, 0);
-    const int upper = decomposition.wrapped_neighbor(a, 1);
-    const int need_below = in.lo[a] - out.lo[a], need_above = out.hi[a] - in.hi[a];
-    // What the neighbours need of my owned points: the upper one's lower ghosts
-    // and the lower one's upper ghosts.
-    int give_up = 0, give_down = 0;
-    MPI_Sendrecv(&need_below, 1, MPI_INT, lower, 0, &give_up, 1, MPI_INT, upper, 0, comm_,
-                 MPI_STATUS_IGNORE);
-    MPI_Sendrecv(&need_above, 1, MPI_INT, upper, 1, &give_down, 1, MPI_INT, lower, 1, comm_,
-                 MPI_STATUS_IGNORE);
-    const int owned = in.hi[a] - in.lo[a];
-    if (owned <= 0) problem = std::max(problem, 4 + a);
-    if (give_up > owned || give_down > owned) problem = std::max(problem, 1 + a);
-    // Along axes already swapped the slabs span the out brick, along the
-    // others the owned one (so that edges and corners arrive).
-    Brick base = in;
-    for (int b = 0; b < a; ++b) {
-      base.lo[b] = out.lo[b];
-      base.hi[b] = out.hi[b];
-    }
-    swaps_.push_back({slab(base, a, in.hi[a] - give_up, in.hi[a]),
-                      slab(base, a, out.lo[a], in.lo[a]), upper, lower});
-    swaps_.push_back({slab(base, a, in.lo[a], in.lo[a] + give_down),
-                      slab(base, a, in.hi[a], out.hi[a]), lower, upper});
-    largest = std::max({largest, volume(swaps_[swaps_.size() - 2].send),
-                        volume(swaps_[swaps_.size() - 2].recv), volume(swaps_.back().send),
-                        volume(swaps_.back().recv)});
+    if (in.hi[a] <= in.lo[a]) problem = std::max(problem, 4 + a);
+    if (!add_axis_swaps(decomposition, a)) problem = std::max(problem, 1 + a);
   }
+  for (const Swap& s : swaps_) largest = std::max({largest, s.send.points(), s.recv.points()});
   int worst = 0;
   MPI_Allreduce(&problem, &worst, 1, MPI_INT, MPI_MAX, comm_);
   if (worst != 0) {
@@ -111,15 +81,69 @@ PppmGrid::PppmGrid(const Decomposition& decomposition, const Int3& mesh, const B
         "md: kspace pppm: the mesh of " + std::to_string(mesh[a]) + " points along " +
         axis_name[a] + " does not divide across " + std::to_string(ranks) + " ranks along " +
         axis_name[a] +
-        (worst > 3 ? ": a rank would own no mesh points"
-                   : ": the charge stencils of a rank's atoms reach past its neighbour's mesh "
-                     "points") +
+        (worst > 3
+             ? ": a rank would own no mesh points"
+             : ": the charge stencils of a rank's atoms reach past what its neighbours hold") +
         " (use fewer ranks along " + axis_name[a] + ", a larger [kspace] mesh or a lower order)";
     throw InputError(what);
   }
   const auto size = static_cast<std::size_t>(largest * max_components);
   send_ = MessageBuffer<double>("md::pppm_grid_send", size, comm_options);
   recv_ = MessageBuffer<double>("md::pppm_grid_recv", size, comm_options);
+}
+
+// Hops along axis `a` until every rank's ghost layers on both sides are
+// filled (LAMMPS GridComm's multiple swaps): a hop sends up the layers the
+// upper neighbour still lacks among those the sender holds (owned, and ghosts
+// filled in earlier hops), then down the mirror image. One hop where each
+// ghost slab lies within the neighbour's owned points. Collective; false on
+// every rank when a hop fills nothing new anywhere while layers are missing.
+bool PppmGrid::add_axis_swaps(const Decomposition& decomposition, int a) {
+  const Brick &in = in_, &out = out_;
+  // The mesh is periodic even where the box is not (a slab's k-space box).
+  const int lower = decomposition.wrapped_neighbor(a, 0);
+  const int upper = decomposition.wrapped_neighbor(a, 1);
+  const int owned = std::max(0, in.hi[a] - in.lo[a]);
+  const int need_below = in.lo[a] - out.lo[a], need_above = out.hi[a] - in.hi[a];
+  // What the neighbours need of my layers: the upper one's lower ghosts and
+  // the lower one's upper ghosts.
+  int give_up = 0, give_down = 0;
+  MPI_Sendrecv(&need_below, 1, MPI_INT, lower, 0, &give_up, 1, MPI_INT, upper, 0, comm_,
+               MPI_STATUS_IGNORE);
+  MPI_Sendrecv(&need_above, 1, MPI_INT, upper, 1, &give_down, 1, MPI_INT, lower, 1, comm_,
+               MPI_STATUS_IGNORE);
+  // Along axes already swapped the slabs span the out brick, along the
+  // others the owned one (so that edges and corners arrive).
+  Brick base = in;
+  for (int b = 0; b < a; ++b) {
+    base.lo[b] = out.lo[b];
+    base.hi[b] = out.hi[b];
+  }
+  int below = 0, above = 0;        // depth of my ghost layers filled so far
+  int sent_up = 0, sent_down = 0;  // depth of the neighbours' ghost layers I filled
+  for (;;) {
+    int missing = below < need_below || above < need_above ? 1 : 0, any_missing = 0;
+    MPI_Allreduce(&missing, &any_missing, 1, MPI_INT, MPI_MAX, comm_);
+    if (any_missing == 0) return true;
+    const int provide_up = std::min(give_up, owned + below);
+    const int provide_down = std::min(give_down, owned + above);
+    int got_below = 0, got_above = 0;
+    MPI_Sendrecv(&provide_up, 1, MPI_INT, upper, 2, &got_below, 1, MPI_INT, lower, 2, comm_,
+                 MPI_STATUS_IGNORE);
+    MPI_Sendrecv(&provide_down, 1, MPI_INT, lower, 3, &got_above, 1, MPI_INT, upper, 3, comm_,
+                 MPI_STATUS_IGNORE);
+    int progress = got_below > below || got_above > above ? 1 : 0, any_progress = 0;
+    MPI_Allreduce(&progress, &any_progress, 1, MPI_INT, MPI_MAX, comm_);
+    if (any_progress == 0) return false;
+    swaps_.push_back({slab(base, a, in.hi[a] - provide_up, in.hi[a] - sent_up),
+                      slab(base, a, in.lo[a] - got_below, in.lo[a] - below), upper, lower});
+    swaps_.push_back({slab(base, a, in.lo[a] + sent_down, in.lo[a] + provide_down),
+                      slab(base, a, in.hi[a] + above, in.hi[a] + got_above), lower, upper});
+    below = got_below;
+    above = got_above;
+    sent_up = provide_up;
+    sent_down = provide_down;
+  }
 }
 
 PppmField PppmGrid::make_field(const std::string& label, int components) const {
@@ -142,8 +166,8 @@ void PppmGrid::reverse(const PppmField& field) {
 void PppmGrid::exchange(const PppmField& field, const Brick& pack, int to, const Brick& unpack,
                         int from, bool add) {
   const int components = static_cast<int>(field.extent(0));
-  const int send_count = static_cast<int>(volume(pack)) * components;
-  const int recv_count = static_cast<int>(volume(unpack)) * components;
+  const int send_count = static_cast<int>(pack.points()) * components;
+  const int recv_count = static_cast<int>(unpack.points()) * components;
   if (send_count > 0) {
     pack_slab(field, slab_of(pack, out_), send_.device(), send_count);
     Kokkos::fence();

@@ -2,13 +2,15 @@
 // larger "out" brick with the ghost points that the charge-assignment stencils
 // of its atoms reach (LAMMPS PPPM::set_grid_local), and the exchanges between
 // ghost points and their owners on the neighbouring ranks (LAMMPS GridComm,
-// regular decomposition): one swap to each side along x, then y, then z.
+// regular decomposition): swaps to each side along x, then y, then z, one
+// hop where the ghost layers lie within the neighbour's owned points and more
+// where they reach further (a hop passes on ghosts filled in the hop before).
 // A forward exchange copies owned values to the ghost points that image them;
 // a reverse exchange adds ghost values into their owners, swaps in reverse
 // order. Periodic on every axis, also where the box is not (a slab's k-space
-// box; a rank alone along an axis swaps with itself). Each ghost slab must lie within the
-// neighbour's owned brick (one swap per side); the constructor refuses a mesh for which it does
-// not. Physics-free; MPI through core/message_buffer.hpp.
+// box; a rank alone along an axis swaps with itself). The constructor refuses
+// a mesh on which a rank owns no points. Physics-free; MPI through
+// core/message_buffer.hpp.
 #pragma once
 
 #include "core/decomposition.hpp"
@@ -31,8 +33,8 @@ class PppmGrid {
   // Collective over the decomposition's communicator. `in` and `out` are in
   // global mesh indices, half-open; `out` contains `in` and may reach below 0
   // or past the mesh (periodic images). Throws InputError on every rank when
-  // a rank owns no mesh points or a ghost slab reaches past a neighbour's
-  // brick (`mesh` only words that message).
+  // a rank owns no mesh points or its ghost layers cannot be filled from
+  // what the neighbours hold (`mesh` only words that message).
   PppmGrid(const Decomposition& decomposition, const Int3& mesh, const Brick& in, const Brick& out,
            int max_components, const CommOptions& comm_options);
 
@@ -54,6 +56,7 @@ class PppmGrid {
   };
   void exchange(const PppmField& field, const Brick& pack, int to, const Brick& unpack, int from,
                 bool add);
+  bool add_axis_swaps(const Decomposition& decomposition, int axis);
 
   MPI_Comm comm_;
   Brick in_, out_;

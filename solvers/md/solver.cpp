@@ -24,7 +24,7 @@ MdSolver::MdSolver(const Params& params, const Decomposition& decomposition,
       rdf_(params.compute),
       thermo_log_(params.thermo_every, params.steps, decomposition.rank(),
                   params.thermo_multi ? ThermoLog::Style::multi : ThermoLog::Style::one) {
-  check_decomposition(params_, decomposition.dims());
+  check_box_covers_cutoff(params_);
   atoms_.charged = params_.atom_style != AtomStyle::atomic;
   atoms_.allocate(1024);
   per_atom_output_ = Vec3View("md::per_atom_output", 0);

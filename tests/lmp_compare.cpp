@@ -18,26 +18,38 @@ bool lmp_with(const std::string& data_file) {
   return std::filesystem::exists(data_file) && run_shell("command -v lmp").code == 0;
 }
 
-std::map<std::string, double> lmp_thermo(const std::string& dir, const std::string& input) {
+std::vector<std::map<std::string, double>> lmp_thermo_rows(const std::string& dir,
+                                                           const std::string& input) {
   write_text(dir + "/in.lmp", input);
   const CliResult r = run_shell("cd " + dir + " && lmp -in in.lmp -log none -echo none");
   INFO(r.output);
   REQUIRE(r.code == 0);
   std::istringstream lines(r.output);
-  std::string line, header, row;
-  while (std::getline(lines, line)) {
-    if (line.rfind("Step", 0) != 0) continue;
-    header = line;
-    std::getline(lines, row);
+  std::vector<std::string> names;
+  std::vector<std::map<std::string, double>> rows;
+  for (std::string line; std::getline(lines, line);) {
+    std::istringstream words(line);
+    if (line.rfind("Step", 0) == 0) {
+      names.clear();
+      rows.clear();
+      for (std::string name; words >> name;) names.push_back(name);
+      continue;
+    }
+    std::map<std::string, double> row;
+    double value = 0.0;
+    for (const std::string& name : names) {
+      if (!(words >> value)) break;
+      row[name] = value;
+    }
+    if (!names.empty() && row.size() == names.size()) rows.push_back(row);
   }
-  std::istringstream names(header);
-  std::istringstream values(row);
-  std::map<std::string, double> thermo;
-  std::string name;
-  double value = 0.0;
-  while (names >> name && values >> value) thermo[name] = value;
-  REQUIRE(thermo.count("Step") == 1);
-  return thermo;
+  REQUIRE(!rows.empty());
+  REQUIRE(rows.front().count("Step") == 1);
+  return rows;
+}
+
+std::map<std::string, double> lmp_thermo(const std::string& dir, const std::string& input) {
+  return lmp_thermo_rows(dir, input).front();
 }
 
 const std::map<std::string, std::string> thermo_columns = {
@@ -68,6 +80,52 @@ void check_against_lmp(const std::string& dir, const std::string& case_text,
                      tolerance, keyword + " on " + std::to_string(ranks) + " rank(s)");
     }
   }
+}
+
+std::string peptide_case(const std::string& data, const std::string& kspace, int steps) {
+  return R"([run]
+solver = "md"
+case = "data_file"
+steps = )" +
+         std::to_string(steps) +
+         R"(
+
+[time]
+dt = 1.0
+
+[md]
+units = "real"
+atom_style = "full"
+data_file = ")" +
+         data + R"("
+
+[pair]
+style = "lj/charmm/coul/long"
+inner_cutoff = 8.0
+cutoff = 10.0
+
+[bonded]
+bond_style = "harmonic"
+angle_style = "charmm"
+dihedral_style = "charmm"
+improper_style = "harmonic"
+
+[special_bonds]
+preset = "charmm"
+
+[kspace]
+)" + kspace +
+         R"(
+[neighbor]
+skin = 2.0
+
+[output]
+fields = ["fx", "fy", "fz"]
+write_data = true
+
+[dump]
+every_steps = 1000
+)";
 }
 
 std::map<long, std::vector<double>> dump_by_id(const std::string& path,

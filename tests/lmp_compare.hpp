@@ -17,6 +17,9 @@ bool lmp_with(const std::string& data_file);
 // Runs `input` with lmp in `dir`; its thermo values in the first row after the
 // last header (thermo_style custom; the last `run`), by keyword.
 std::map<std::string, double> lmp_thermo(const std::string& dir, const std::string& input);
+// Every thermo row of that last run, in order.
+std::vector<std::map<std::string, double>> lmp_thermo_rows(const std::string& dir,
+                                                           const std::string& input);
 
 // LAMMPS thermo keyword -> diagnostics.csv column.
 extern const std::map<std::string, std::string> thermo_columns;
@@ -31,6 +34,12 @@ void check_against_lmp(const std::string& dir, const std::string& case_text,
                        const std::map<std::string, double>& reference,
                        const std::vector<int>& rank_counts, const std::string& summary,
                        double tolerance);
+
+// in.peptide's force field (lammps-examples' peptide/data.peptide at `data`)
+// as a case file; `kspace` the body of its [kspace] section; `steps`
+// steps of NVE at 1 fs; forces dumped at the first and last step, and a data
+// file of the last.
+std::string peptide_case(const std::string& data, const std::string& kspace, int steps = 0);
 
 // The `names` columns of the last snapshot of a LAMMPS text dump (dump
 // custom), by atom id. Throws when a column is missing.

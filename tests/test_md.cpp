@@ -12,6 +12,7 @@
 #include <catch2/catch_approx.hpp>
 #include <catch2/catch_test_macros.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 
@@ -130,14 +131,146 @@ TEST_CASE("counter-based Langevin stream", "[md][random]") {
   CHECK(std::abs(sum2 / samples - 1.0 / 3.0) < 5.0 * 0.3 / std::sqrt(samples));
 }
 
-TEST_CASE("Nose-Hoover and Berendsen leave an equilibrated system alone", "[md][kernels]") {
-  kmd::NoseHoover nh;
-  CHECK(nh.half_step(1.5, 1.5, 2997.0, 0.5, 0.005) == 1.0);
-  CHECK(nh.eta_dot == 0.0);
+TEST_CASE("Nose-Hoover chains and Berendsen leave an equilibrated system alone",
+          "[md][kernels][thermostat]") {
+  for (int length : {1, 3}) {
+    kmd::NoseHooverChain nh;
+    nh.length = length;
+    CHECK(nh.half_step(1.5, 1.5, 2997.0, 0.5, 0.005) == 1.0);
+    CHECK(nh.eta_dot[0] == 0.0);
+    // Too hot: it cools.
+    CHECK(nh.half_step(3.0, 1.5, 2997.0, 0.5, 0.005) < 1.0);
+  }
   CHECK(kmd::berendsen_scale(1.5, 1.5, 0.005, 0.5) == 1.0);
-  // Too hot: both cool.
-  CHECK(nh.half_step(3.0, 1.5, 2997.0, 0.5, 0.005) < 1.0);
   CHECK(kmd::berendsen_scale(3.0, 1.5, 0.005, 0.5) < 1.0);
+}
+
+TEST_CASE("a Nose-Hoover chain of length 1 is the single thermostat, bit for bit",
+          "[md][kernels][thermostat]") {
+  // The half step of the single Nose-Hoover variable as the solver had it
+  // before chains (and LAMMPS fix nvt tchain 1), on a varying temperature.
+  double eta = 0.0, eta_dot = 0.0;
+  const auto single = [&](double t, double t0, double dof, double damp, double dt) {
+    const double q = dof * t0 * damp * damp, ke_target = dof * t0;
+    double ke = dof * t;
+    eta_dot += (ke - ke_target) / q * (0.25 * dt);
+    const double factor = std::exp(-(0.5 * dt) * eta_dot);
+    ke *= factor * factor;
+    eta += (0.5 * dt) * eta_dot;
+    eta_dot += (ke - ke_target) / q * (0.25 * dt);
+    return factor;
+  };
+  kmd::NoseHooverChain chain;
+  chain.length = 1;
+  for (int n = 0; n < 200; ++n) {
+    const double t = 1.5 + 0.7 * std::sin(0.1 * n);
+    REQUIRE(chain.half_step(t, 1.2, 2997.0, 0.5, 0.005) == single(t, 1.2, 2997.0, 0.5, 0.005));
+  }
+  CHECK(chain.eta[0] == eta);
+  CHECK(chain.eta_dot[0] == eta_dot);
+  CHECK(chain.eta_dot[1] == 0.0);
+}
+
+namespace {
+
+// Largest relative change of K + the chain's energy over 10 damping times
+// for particles that only feel the thermostat (K = dof T / 2, scaled by
+// factor^2 each half step), from T = 3 towards T0 = 1.5.
+double extended_energy_change(int length, double dt) {
+  kmd::NoseHooverChain chain;
+  chain.length = length;
+  const double dof = 300.0, t0 = 1.5, damp = 0.5;
+  double t = 3.0, worst = 0.0;
+  const double h0 = 0.5 * dof * t + chain.energy(t0, dof, damp);
+  for (long n = 0; n < std::lround(5.0 / dt); ++n) {
+    for (int half = 0; half < 2; ++half) {
+      const double factor = chain.half_step(t, t0, dof, damp, dt);
+      t *= factor * factor;
+    }
+    const double h = 0.5 * dof * t + chain.energy(t0, dof, damp);
+    worst = std::max(worst, std::abs(h - h0) / h0);
+  }
+  return worst;
+}
+
+}  // namespace
+
+TEST_CASE("a Nose-Hoover chain conserves its extended energy", "[md][kernels][thermostat]") {
+  // K + the chain's energy is the conserved quantity of Martyna, Klein &
+  // Tuckerman (1992) eq. 2.7 (LAMMPS's fix nvt energy), up to the O(dt^2)
+  // error of the Trotter splitting. Measured at dt = damp / 100: 2.4e-6,
+  // 5.1e-6, 8.2e-6 for chains of 1, 3, 5, and 4.0 times less at dt / 2.
+  for (int length : {1, 3, 5}) {
+    const double coarse = extended_energy_change(length, 0.005);
+    const double fine = extended_energy_change(length, 0.0025);
+    INFO("chain " << length << ": largest relative change " << coarse << ", at dt/2 " << fine);
+    CHECK(coarse < 2e-5);
+    CHECK(coarse / fine > 3.8);
+    CHECK(coarse / fine < 4.2);
+  }
+}
+
+TEST_CASE("Gaussian and chi-squared variates of the CSVR stream", "[md][random][thermostat]") {
+  // Moments of 40000 draws within 5 standard errors: a standard Gaussian
+  // (mean 0, variance 1), chi-squared with n = 0.6, 3 and 764 (mean n,
+  // variance 2n, both branches of the gamma sampler).
+  const int samples = 40000;
+  kmd::CounterStream stream{11, 0, 5, 0};
+  double s = 0.0, s2 = 0.0;
+  for (int k = 0; k < samples; ++k) {
+    const double x = kmd::gaussian(stream);
+    s += x;
+    s2 += x * x;
+  }
+  CHECK(std::abs(s / samples) < 5.0 / std::sqrt(samples));
+  CHECK(std::abs(s2 / samples - 1.0) < 5.0 * std::sqrt(2.0 / samples));
+  for (double n : {0.6, 3.0, 764.0}) {
+    double m = 0.0, m2 = 0.0;
+    for (int k = 0; k < samples; ++k) {
+      const double x = kmd::chi_squared(n, stream);
+      REQUIRE(x >= 0.0);
+      m += x;
+      m2 += x * x;
+    }
+    m /= samples;
+    const double var = m2 / samples - m * m;
+    INFO("chi-squared(" << n << "): mean " << m << ", variance " << var);
+    CHECK(std::abs(m - n) < 5.0 * std::sqrt(2.0 * n / samples));
+    CHECK(std::abs(var / (2.0 * n) - 1.0) < 5.0 * std::sqrt((2.0 + 12.0 / n) / samples));
+  }
+  CHECK(kmd::chi_squared(0.0, stream) == 0.0);
+  kmd::CounterStream again{11, 0, 5, 0};
+  kmd::CounterStream same{11, 0, 5, 0};
+  CHECK(kmd::gaussian(again) == kmd::gaussian(same));
+}
+
+TEST_CASE("CSVR draws the kinetic energy of its stochastic equation", "[md][kernels][thermostat]") {
+  // Bussi et al. (2007) eq. A7: given K, the new K' has mean c K + (1 - c) K0
+  // and variance 2 (1 - c)^2 K0^2 / dof + 4 c (1 - c) K K0 / dof, c = exp(-dt/tau).
+  // 40000 draws from K = 1.3 K0, dof = 100: both within 5 standard errors.
+  const double dof = 100.0, t0 = 1.5, t = 1.3 * t0, dt = 0.005, tau = 0.02;
+  const double c = std::exp(-dt / tau), k0 = 0.5 * dof * t0, k = 0.5 * dof * t;
+  const int samples = 40000;
+  double m = 0.0, m2 = 0.0;
+  for (int n = 0; n < samples; ++n) {
+    kmd::CounterStream stream{3, 0, n, 0};
+    const double r1 = kmd::gaussian(stream), chi2 = kmd::chi_squared(dof - 1.0, stream);
+    const double factor = kmd::csvr_scale(t, t0, dof, dt, tau, r1, chi2);
+    const double k_new = k * factor * factor;
+    m += k_new;
+    m2 += k_new * k_new;
+  }
+  m /= samples;
+  const double var = m2 / samples - m * m;
+  const double mean_expected = c * k + (1.0 - c) * k0;
+  const double var_expected =
+      2.0 * (1.0 - c) * (1.0 - c) * k0 * k0 / dof + 4.0 * c * (1.0 - c) * k * k0 / dof;
+  INFO("K' mean " << m << " (" << mean_expected << "), variance " << var << " (" << var_expected
+                  << ")");
+  CHECK(std::abs(m - mean_expected) < 5.0 * std::sqrt(var_expected / samples));
+  CHECK(std::abs(var / var_expected - 1.0) < 5.0 * std::sqrt(3.0 / samples));
+  // No coupling (tau -> infinity): nothing changes.
+  CHECK(kmd::csvr_scale(t, t0, dof, dt, 1e300, 0.7, 98.0) == 1.0);
 }
 
 namespace {

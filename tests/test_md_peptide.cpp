@@ -58,55 +58,6 @@ std::string peptide_lmp(const std::string& data, const std::string& kspace) {
          "dump_modify forces format float %.15g\nrun 0\n";
 }
 
-// The same as a case file; `kspace` the body of its [kspace] section; `steps`
-// steps of NVE at 1 fs; forces dumped at the first and last step, and a data
-// file of the last.
-std::string peptide_case(const std::string& data, const std::string& kspace, int steps = 0) {
-  return R"([run]
-solver = "md"
-case = "data_file"
-steps = )" +
-         std::to_string(steps) +
-         R"(
-
-[time]
-dt = 1.0
-
-[md]
-units = "real"
-atom_style = "full"
-data_file = ")" +
-         data + R"("
-
-[pair]
-style = "lj/charmm/coul/long"
-inner_cutoff = 8.0
-cutoff = 10.0
-
-[bonded]
-bond_style = "harmonic"
-angle_style = "charmm"
-dihedral_style = "charmm"
-improper_style = "harmonic"
-
-[special_bonds]
-preset = "charmm"
-
-[kspace]
-)" + kspace +
-         R"(
-[neighbor]
-skin = 2.0
-
-[output]
-fields = ["fx", "fy", "fz"]
-write_data = true
-
-[dump]
-every_steps = 1000
-)";
-}
-
 // Every atom's force in run dir/np<r> (ranks r) against lmp's forces.dump in
 // `dir`: each component within `tolerance` of the largest lmp force component.
 // Our dumps print 10 digits: the measured difference is that rounding (5e-9

@@ -391,7 +391,8 @@ TEST_CASE("an MD restart matches an uninterrupted run", "[md][restart][mpi]") {
   // atom ids (half-list pairs by id, rows sorted by id, owned atoms in id
   // order), so on 1 rank the restart is bit for bit wherever it falls: between
   // two rebuilds, at a rebuild step, after an odd number of steps, and with
-  // the Langevin and Nose-Hoover thermostats (their state is in the checkpoint).
+  // the Langevin, Nose-Hoover (a chain of 3) and CSVR thermostats (their state
+  // is in the checkpoint; the CSVR stream is keyed by the step).
   const std::string dir = make_temp_dir("cb_md_restart_");
   const std::string nve =
       "--set neighbor.every=5 --set thermo.every_steps=10 --set md.lattice_cells=[6,6,6]";
@@ -401,6 +402,9 @@ TEST_CASE("an MD restart matches an uninterrupted run", "[md][restart][mpi]") {
   const std::string nose_hoover = nve +
                                   " --set thermostat.style=nose_hoover"
                                   " --set thermostat.temperature=2.0 --set thermostat.damp=0.5";
+  const std::string csvr = nve +
+                           " --set thermostat.style=csvr --set thermostat.temperature=2.0"
+                           " --set thermostat.damp=0.5 --set thermostat.seed=2007";
   // The default neighbour settings: rebuilt when some atom moved half the
   // skin, checked every step (the checkpoint holds the build positions).
   const std::string checked =
@@ -415,7 +419,8 @@ TEST_CASE("an MD restart matches an uninterrupted run", "[md][restart][mpi]") {
         Split{"every = 1, check = true", "checked", checked, 60, 23},
         Split{"odd, across a rebuild", "nve", nve, 47, 23},
         Split{"Langevin", "langevin", langevin, 44, 22},
-        Split{"Nose-Hoover", "nose_hoover", nose_hoover, 45, 22}}) {
+        Split{"Nose-Hoover", "nose_hoover", nose_hoover, 45, 22},
+        Split{"CSVR", "csvr", csvr, 45, 22}}) {
     fs::create_directories(dir + "/" + s.tag);
     const RestartDifference d =
         restart_difference(dir + "/" + s.tag, s.opts, s.steps, s.first, 1, 1);

@@ -184,3 +184,8 @@ add_dependencies(test_md_lammps_rerun cloudburst)
 cloudburst_test(test_md_slab SOURCES test_md_slab.cpp cli_runner.cpp lmp_compare.cpp
   RANKS 1 LABELS "md;cli;mpi;validation")
 add_dependencies(test_md_slab cloudburst)
+# thermostats: Nose-Hoover chains against lmp fix nvt (LJ melt, peptide),
+# CSVR's canonical kinetic-energy distribution and effective-energy drift
+cloudburst_test(test_md_thermostats SOURCES test_md_thermostats.cpp cli_runner.cpp lmp_compare.cpp
+  RANKS 1 LABELS "md;cli;mpi;validation;thermostat")
+add_dependencies(test_md_thermostats cloudburst)

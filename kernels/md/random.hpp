@@ -9,10 +9,15 @@
 //  - counter_uniform: a stateless counter-based stream (SplitMix64 finaliser,
 //    Steele, Lea & Flood 2014) keyed by (seed, atom id, step, component) for the
 //    Langevin thermostat: the same numbers on any rank count and atom order.
+//  - CounterStream: successive counters (seed, key, step, 0, 1, 2, ...) of
+//    that stream as one sequence, and standard Gaussian (Box-Muller) and gamma
+//    (Marsaglia & Tsang 2000) variates drawn from it, for the stochastic
+//    velocity rescaling thermostat: every rank draws the same numbers.
 #pragma once
 
 #include <Kokkos_Core.hpp>
 
+#include <cmath>
 #include <cstdint>
 
 namespace cb::kernels::md {
@@ -79,6 +84,46 @@ KOKKOS_INLINE_FUNCTION double counter_uniform(std::uint64_t seed, std::int64_t i
   h = splitmix64(h ^ static_cast<std::uint64_t>(step));
   h = splitmix64(h ^ static_cast<std::uint64_t>(component));
   return static_cast<double>(h >> 11) * (1.0 / 9007199254740992.0);
+}
+
+// The uniforms counter_uniform(seed, key, step, n) for n = 0, 1, 2, ...
+struct CounterStream {
+  std::uint64_t seed = 1;
+  std::int64_t key = 0, step = 0;
+  int next = 0;
+
+  double uniform() { return counter_uniform(seed, key, step, next++); }
+};
+
+// A standard Gaussian variate (Box-Muller; 1 - u in (0, 1] keeps the log finite).
+inline double gaussian(CounterStream& stream) {
+  const double u1 = 1.0 - stream.uniform(), u2 = stream.uniform();
+  return std::sqrt(-2.0 * std::log(u1)) * std::cos(6.283185307179586 * u2);
+}
+
+// A gamma variate of the given shape and unit scale: Marsaglia & Tsang (2000),
+// ACM TOMS 26:363, with their u^(1/shape) boost for shape < 1. 0 for shape <= 0.
+inline double gamma_variate(double shape, CounterStream& stream) {
+  if (!(shape > 0.0)) return 0.0;
+  if (shape < 1.0) {
+    const double boost = std::pow(1.0 - stream.uniform(), 1.0 / shape);
+    return gamma_variate(shape + 1.0, stream) * boost;
+  }
+  const double d = shape - 1.0 / 3.0, c = 1.0 / std::sqrt(9.0 * d);
+  for (;;) {
+    const double x = gaussian(stream);
+    double v = 1.0 + c * x;
+    if (v <= 0.0) continue;
+    v = v * v * v;
+    const double u = 1.0 - stream.uniform();
+    if (std::log(u) < 0.5 * x * x + d - d * v + d * std::log(v)) return d * v;
+  }
+}
+
+// A chi-squared variate with `n` degrees of freedom (the sum of n squared
+// standard Gaussians): twice a gamma variate of shape n / 2.
+inline double chi_squared(double n, CounterStream& stream) {
+  return 2.0 * gamma_variate(0.5 * n, stream);
 }
 
 }  // namespace cb::kernels::md

@@ -10,6 +10,10 @@ namespace kmd = kernels::md;
 
 }  // namespace
 
+double degrees_of_freedom(std::int64_t natoms, std::int64_t constrained) {
+  return 3.0 * static_cast<double>(natoms) - 3.0 - static_cast<double>(constrained);
+}
+
 TypeMasses::TypeMasses(const std::vector<double>& masses) {
   const int n = static_cast<int>(masses.size());
   mass = Kokkos::View<double*, MemSpace>("md::mass", n + 1);

@@ -7,9 +7,18 @@
 #include "core/ordered_sum.hpp"
 #include "solvers/md/atoms.hpp"
 
+#include <cstdint>
 #include <vector>
 
 namespace cb::md {
+
+// Degrees of freedom of the temperature, and so of every thermostat, of thermo
+// output and of `velocity create` scaling: 3 per atom less the 3 of the
+// centre-of-mass momentum, which the solver conserves (LAMMPS compute temp:
+// 3N - 3), less `constrained`, the number of independent holonomic
+// constraints (one per SHAKE/RATTLE distance, 3 per SETTLE water; LAMMPS
+// fix shake's dof_flag). The single place that number is made.
+double degrees_of_freedom(std::int64_t natoms, std::int64_t constrained = 0);
 
 // Mass and 1/mass by type on the device (types are 1-based: index 0 unused).
 struct TypeMasses {

@@ -2,6 +2,7 @@
 
 #include "core/error.hpp"
 #include "io/lammps_data.hpp"
+#include "kernels/md/integrate.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -278,15 +279,17 @@ void read_neighbor(io::CaseFile& file, Params& p) {
 }
 
 void read_thermostat(io::CaseFile& file, Params& p) {
-  const std::string style = file.choice(
-      "thermostat", "style", {"none", "langevin", "nose_hoover", "berendsen"}, std::string("none"));
+  const std::string style =
+      file.choice("thermostat", "style", {"none", "langevin", "nose_hoover", "berendsen", "csvr"},
+                  std::string("none"));
   ThermostatParams& t = p.thermostat;
   t.style = style == "langevin"      ? ThermostatStyle::langevin
             : style == "nose_hoover" ? ThermostatStyle::nose_hoover
             : style == "berendsen"   ? ThermostatStyle::berendsen
+            : style == "csvr"        ? ThermostatStyle::csvr
                                      : ThermostatStyle::none;
   if (t.style == ThermostatStyle::none) {
-    for (const char* key : {"temperature", "damp", "seed"}) {
+    for (const char* key : {"temperature", "damp", "seed", "chain"}) {
       if (file.has("thermostat", key)) {
         file.fail("thermostat", key, "[thermostat] style = \"none\" takes no " + std::string(key));
       }
@@ -295,10 +298,17 @@ void read_thermostat(io::CaseFile& file, Params& p) {
   }
   t.temperature = file.require<double>("thermostat", "temperature", io::Bounds::positive());
   t.damp = file.require<double>("thermostat", "damp", io::Bounds::positive());
-  if (t.style == ThermostatStyle::langevin) {
+  if (t.style == ThermostatStyle::langevin || t.style == ThermostatStyle::csvr) {
     t.seed = file.get<long>("thermostat", "seed", 1, io::Bounds::at_least(1));
   } else if (file.has("thermostat", "seed")) {
-    file.fail("thermostat", "seed", "[thermostat] seed is for style = \"langevin\" only");
+    file.fail("thermostat", "seed",
+              "[thermostat] seed is for style = \"langevin\" or \"csvr\" only");
+  }
+  if (t.style == ThermostatStyle::nose_hoover) {
+    t.chain =
+        file.get<int>("thermostat", "chain", 3, io::Bounds::closed(1, kernels::md::max_chain));
+  } else if (file.has("thermostat", "chain")) {
+    file.fail("thermostat", "chain", "[thermostat] chain is for style = \"nose_hoover\" only");
   }
 }
 

@@ -18,13 +18,14 @@
 namespace cb::md {
 
 enum class ListKind : int { half, full };
-enum class ThermostatStyle : int { none, langevin, nose_hoover, berendsen };
+enum class ThermostatStyle : int { none, langevin, nose_hoover, berendsen, csvr };
 
 struct ThermostatParams {
   ThermostatStyle style = ThermostatStyle::none;
   double temperature = 1.0;
   double damp = 1.0;  // relaxation time (time units)
-  long seed = 1;      // Langevin random stream
+  long seed = 1;      // Langevin and CSVR random streams
+  int chain = 3;      // Nose-Hoover chain length (LAMMPS fix nvt tchain)
   kernels::md::Units units;
 };
 

@@ -2,6 +2,7 @@
 
 #include "kernels/md/lattice.hpp"
 #include "kernels/md/random.hpp"
+#include "solvers/md/dynamics.hpp"
 
 #include <cmath>
 
@@ -54,7 +55,7 @@ HostParticles lattice_atoms(const Params& params, const LocalBox& local) {
 }
 
 // As LAMMPS Velocity::zero_momentum then rescale: v -= sum(m v) / sum(m);
-// T = mvv2e sum(m v^2) / (dof k_B); v *= sqrt(T0 / T).
+// T = mvv2e sum(m v^2) / (dof k_B), dof of degrees_of_freedom(); v *= sqrt(T0 / T).
 void zero_momentum_and_scale(HostParticles& atoms, const std::vector<double>& masses,
                              double temperature, std::int64_t total,
                              const kernels::md::Units& units, MPI_Comm comm) {
@@ -75,7 +76,7 @@ void zero_momentum_and_scale(HostParticles& atoms, const std::vector<double>& ma
     mv2 += (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]) * masses[atoms.type[a] - 1];
   }
   MPI_Allreduce(&mv2, &sum, 1, MPI_DOUBLE, MPI_SUM, comm);
-  const double dof = 3.0 * static_cast<double>(total) - 3.0;
+  const double dof = degrees_of_freedom(total);
   const double t = kernels::md::temperature_of(sum, dof, units);
   const double factor = t > 0.0 ? std::sqrt(temperature / t) : 0.0;
   for (double& v : atoms.v) v *= factor;

@@ -16,7 +16,8 @@ namespace cb::md {
 // The lattice atoms inside this rank's sub-box, with their loop-geom
 // velocities before the momentum is zeroed and the temperature scaled.
 HostParticles lattice_atoms(const Params& params, const LocalBox& local);
-// Zeroes the net momentum and scales to `temperature` with dof 3N - 3
+// Zeroes the net momentum and scales to `temperature` with the dof of
+// degrees_of_freedom() (3N - 3)
 // (collective; LAMMPS `velocity create` with mom yes).
 void zero_momentum_and_scale(HostParticles& atoms, const std::vector<double>& masses,
                              double temperature, std::int64_t total,

@@ -101,7 +101,7 @@ void MdSolver::step(double /*time*/, double dt, PhaseTimer& timer) {
   }
   ++step_;
   integrate_final(atoms_, masses_, dt, params_.units.ftm2v);
-  thermostat_.end_step(atoms_, masses_, dt, dof);
+  thermostat_.end_step(atoms_, masses_, step_, dt, dof);
   if (rdf_.due(step_)) rdf_.accumulate(atoms_, list_);
   print_thermo_if_due(false);
 }
@@ -143,6 +143,12 @@ std::vector<Diagnostic> MdSolver::diagnostics(double /*time*/) {
     for (int e = 0; e < Energy::terms; ++e) d.push_back({names[e], t.terms[e]});
   }
   if (params_.compute.msd_every > 0) d.push_back({"msd", t.msd});
+  if (thermostat_.couples()) {  // per atom in lj, as LAMMPS f_ID of fix nvt
+    const double per = params_.units.per_atom_thermo ? static_cast<double>(atoms_.total) : 1.0;
+    const double ecouple = thermostat_.ecouple(degrees_of_freedom()) / per;
+    d.push_back({"ecouple", ecouple});
+    d.push_back({"econserve", t.tot_eng() + ecouple});
+  }
   return d;
 }
 

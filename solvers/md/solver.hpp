@@ -79,7 +79,9 @@ class MdSolver : public ParticleSolver {
   HostRows topology_rows(const HostParticles& given);
   // After load_particles: the global atom count and the tail terms.
   void count_atoms_and_tail_terms();
-  double degrees_of_freedom() const { return 3.0 * static_cast<double>(atoms_.total) - 3.0; }
+  double degrees_of_freedom() const {
+    return md::degrees_of_freedom(atoms_.total, constrained_dof_);
+  }
 
   Params params_;
   const Decomposition& decomposition_;
@@ -99,7 +101,8 @@ class MdSolver : public ParticleSolver {
   OrderedSum sums_;              // thermo and MSD sums, thread-count independent
   PartTimers parts_;             // time by part of the step (run summary)
   long step_ = 0;
-  std::optional<Thermo> cached_;  // thermo() of the current step
+  std::int64_t constrained_dof_ = 0;  // removed by constraints (none yet)
+  std::optional<Thermo> cached_;      // thermo() of the current step
 };
 
 }  // namespace cb::md

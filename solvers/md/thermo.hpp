@@ -1,7 +1,7 @@
 // Thermodynamic output, LAMMPS thermo conventions (ComputeTemp, ComputePE,
 // ComputePressure; conversions of units.hpp): Temp = mvv2e sum m v^2 /
-// (dof k_B) with dof = 3N - 3, E_pair = pair energy + E_tail, TotEng = E_pair +
-// ke with ke = Temp dof k_B / 2, Press = nktv2p (dof k_B Temp + sum r.f) / (3V)
+// (dof k_B) with dof = 3N - 3 (degrees_of_freedom(), dynamics.hpp), E_pair = pair energy + E_tail,
+// TotEng = E_pair + ke with ke = Temp dof k_B / 2, Press = nktv2p (dof k_B Temp + sum r.f) / (3V)
 // (+ P_tail). Energies are per atom in lj units (thermo_modify norm yes, the
 // LAMMPS default there) and totals in the others.
 #pragma once

@@ -1,10 +1,17 @@
 // Thermostats ([thermostat] style; kernels/md/integrate.hpp has the formulas):
 //  - Langevin: friction and noise as one velocity impulse at the start of the
 //    step (Schneider & Stoll 1978; the force of LAMMPS fix langevin);
-//  - Nose-Hoover, a chain of length 1 (Martyna, Tuckerman, Tobias & Klein
-//    1996): half steps of the thermostat variable before the first and after
-//    the second kick, as LAMMPS fix nvt;
-//  - Berendsen et al. (1984): velocity rescaling at the end of the step.
+//  - Nose-Hoover chains (Martyna, Klein & Tuckerman 1992; Martyna, Tuckerman,
+//    Tobias & Klein 1996): half steps of the chain before the first and after
+//    the second kick, as LAMMPS fix nvt (tchain = `chain`, default 3);
+//  - Berendsen et al. (1984): velocity rescaling at the end of the step;
+//  - CSVR, stochastic velocity rescaling (Bussi, Donadio & Parrinello 2007;
+//    GROMACS v-rescale, LAMMPS fix temp/csvr): at the end of the step, one
+//    global factor from a stream keyed by (seed, step), the same on every rank.
+// ecouple() is the energy the thermostat has exchanged with the atoms (LAMMPS
+// ecouple): the chain's energy for Nose-Hoover, the sum of the kinetic energy
+// removed by each rescaling for CSVR and Berendsen; TotEng + ecouple is
+// conserved (CSVR: the "effective energy" of Bussi et al.).
 #pragma once
 
 #include "kernels/md/integrate.hpp"
@@ -26,21 +33,28 @@ class Thermostat {
   // Before the first half kick of step `step` (the step being taken);
   // `dof` = degrees of freedom of the whole system. Collective.
   void begin_step(const Atoms& atoms, const TypeMasses& masses, long step, double dt, double dof);
-  // After the second half kick. Collective.
-  void end_step(const Atoms& atoms, const TypeMasses& masses, double dt, double dof);
+  // After the second half kick of step `step`. Collective.
+  void end_step(const Atoms& atoms, const TypeMasses& masses, long step, double dt, double dof);
 
-  // The thermostat's own state (Nose-Hoover eta and eta_dot) for checkpoints.
+  // Whether ecouple() means something (Nose-Hoover, CSVR, Berendsen).
+  bool couples() const;
+  // Energy taken from the atoms so far (energy units, whole system).
+  double ecouple(double dof) const;
+
+  // The thermostat's own state (Nose-Hoover chain, exchanged energy) for checkpoints.
   std::vector<std::pair<std::string, double>> checkpoint_scalars() const;
   void restore(const std::string& name, double value);
 
  private:
-  // Scales the velocities towards the target temperature (Berendsen, or a
-  // Nose-Hoover half step) given the current kinetic energy.
-  void rescale(const Atoms& atoms, const TypeMasses& masses, double dt, double dof);
+  // Scales the velocities towards the target temperature (Berendsen, CSVR or
+  // a Nose-Hoover half step) given the current kinetic energy.
+  void rescale(const Atoms& atoms, const TypeMasses& masses, long step, double dt, double dof);
+  double rescale_factor(double current, long step, double dt, double dof);
 
   ThermostatParams params_;
   MPI_Comm comm_;
-  kernels::md::NoseHoover nose_hoover_;
+  kernels::md::NoseHooverChain chain_;
+  double removed_ = 0.0;  // kinetic energy taken out by CSVR/Berendsen rescaling
   OrderedSum sums_;
 };
 

@@ -105,7 +105,7 @@ def drift(exe, ranks, work, quick, figures):
 
 def rdf(exe, ranks, work, quick, figures):
     melt, sample = (500, 1000) if quick else (2000, 6000)
-    thermostat = "[thermostat]\nstyle = \"nose_hoover\"\ntemperature = 0.722\ndamp = 0.5\n"
+    thermostat = "[thermostat]\nstyle = \"nose_hoover\"\ntemperature = 0.722\ndamp = 0.5\nchain = 1\n"
     diag = "[diagnostics]\nevery_steps = 100\n"
     _, _, first = run(exe, ranks, work, "rdf_melt", case_text(10, 0.8442, 3.0, melt, 2.5, thermostat + diag))
     checkpoint = os.path.join(first, "checkpoints", "chk_%08d.h5" % melt)
@@ -139,7 +139,7 @@ def rdf(exe, ranks, work, quick, figures):
 
 def eos(exe, ranks, work, quick):
     equilibrate, production = (500, 2000) if quick else (2000, 20000)
-    extra = ("[thermostat]\nstyle = \"nose_hoover\"\ntemperature = 2.0\ndamp = 0.5\n"
+    extra = ("[thermostat]\nstyle = \"nose_hoover\"\ntemperature = 2.0\ndamp = 0.5\nchain = 1\n"
              "[diagnostics]\nevery_steps = 10\n")
     text = case_text(8, 0.8, 2.0, equilibrate + production, 4.0, extra, "tail = true\n")
     table, _, _ = run(exe, ranks, work, "eos", text)

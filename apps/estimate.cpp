@@ -21,30 +21,6 @@ namespace cb::app {
 namespace {
 namespace fs = std::filesystem;
 
-double parse_number(const std::string& option, const std::string& text) {
-  char* end = nullptr;
-  const double value = std::strtod(text.c_str(), &end);
-  if (text.empty() || *end != '\0' || !std::isfinite(value)) {
-    throw InputError(option + " '" + text + "': expected a number");
-  }
-  return value;
-}
-
-long parse_positive_integer(const std::string& option, const std::string& text) {
-  char* end = nullptr;
-  const long value = std::strtol(text.c_str(), &end, 10);
-  if (text.empty() || *end != '\0' || value < 1) {
-    throw InputError(option + " '" + text + "': expected a whole number of at least 1");
-  }
-  return value;
-}
-
-double parse_non_negative(const std::string& option, const std::string& text) {
-  const double value = parse_number(option, text);
-  if (value < 0.0) throw InputError(option + " '" + text + "': must not be negative");
-  return value;
-}
-
 // The scratch directory of the trial run: made by rank 0, removed at the end.
 class ScratchDirectory {
  public:
@@ -189,39 +165,35 @@ void measure_writes(RunOutput& output, const RunControl& control, const std::str
 
 }  // namespace
 
+void add_prediction_options(ArgumentParser& parser, EstimateOptions& options) {
+  parser
+      .option("--price-per-hour",
+              [&options](const std::string& option, const std::string& value) {
+                options.price = parse_non_negative(option, value);
+              })
+      .option("--interruptions-per-hour",
+              [&options](const std::string& option, const std::string& value) {
+                options.interruptions = parse_non_negative(option, value);
+              });
+}
+
 EstimateOptions parse_estimate_arguments(const std::vector<std::string>& args) {
   EstimateOptions parsed;
-  for (size_t n = 0; n < args.size(); ++n) {
-    const std::string& a = args[n];
-    auto value = [&]() {
-      if (n + 1 >= args.size()) throw InputError(a + " needs a value");
-      return args[++n];
-    };
-    if (a == "--set") {
-      parsed.run.overrides.push_back(value());
-    } else if (a == "--steps") {
-      parsed.steps = parse_positive_integer(a, value());
-    } else if (a == "--price-per-hour") {
-      parsed.price = parse_non_negative(a, value());
-    } else if (a == "--interruptions-per-hour") {
-      parsed.interruptions = parse_non_negative(a, value());
-    } else if (a == "--nodes") {
-      parsed.nodes = static_cast<int>(parse_positive_integer(a, value()));
-    } else if (a == "--ranks-per-node") {
-      parsed.ranks_per_node = static_cast<int>(parse_positive_integer(a, value()));
-    } else if (a == "--scratch-dir") {
-      parsed.run.output_dir = value();
-    } else if (a == "--json") {
-      parsed.json = true;
-    } else if (!a.empty() && a[0] == '-') {
-      throw InputError("unknown option '" + a + "' (cloudburst estimate --help)");
-    } else if (parsed.run.case_path.empty()) {
-      parsed.run.case_path = a;
-    } else {
-      throw InputError("unexpected argument '" + a + "' (one case file)");
-    }
-  }
-  if (parsed.run.case_path.empty()) throw InputError("missing the case file (CASE.toml)");
+  ArgumentParser parser("estimate");
+  add_prediction_options(parser, parsed);
+  parser.list("--set", parsed.run.overrides)
+      .text("--scratch-dir", parsed.run.output_dir)
+      .flag("--json", parsed.json)
+      .option("--steps",
+              [&parsed](const std::string& option, const std::string& value) {
+                parsed.steps = parse_whole_number(option, value, 1);
+              })
+      .whole_number("--nodes", parsed.nodes, 1, max_nodes)
+      .option("--ranks-per-node", [&parsed](const std::string& option, const std::string& value) {
+        parsed.ranks_per_node =
+            static_cast<int>(parse_whole_number(option, value, 1, max_ranks_per_node));
+      });
+  parser.parse(args, parsed.run.case_path);
   return parsed;
 }
 

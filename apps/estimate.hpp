@@ -3,6 +3,7 @@
 // rate, its expected cost and best checkpoint interval (docs/clusters.md).
 #pragma once
 
+#include "apps/arguments.hpp"
 #include "apps/commands.hpp"
 #include "core/driver.hpp"
 
@@ -23,6 +24,9 @@ struct EstimateOptions {
   bool json = false;
 };
 
+// Registers --price-per-hour and --interruptions-per-hour (also `submit
+// --estimate`'s) into `options`.
+void add_prediction_options(ArgumentParser& parser, EstimateOptions& options);
 // Parses the words after `estimate`; throws InputError naming the option.
 EstimateOptions parse_estimate_arguments(const std::vector<std::string>& args);
 

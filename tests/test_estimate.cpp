@@ -1,6 +1,7 @@
 // `cloudburst estimate` on a small weather case: the JSON report's fields exist
 // and are positive, the scratch directory is removed, the plain-text report
-// carries the checkpoint line, and bad arguments exit 2 naming the option.
+// carries the checkpoint line, bad arguments exit 2 naming the option, and
+// `submit --estimate` prints the same report for the job before its script.
 #include "cli_runner.hpp"
 
 #include <catch2/catch_test_macros.hpp>
@@ -92,7 +93,8 @@ TEST_CASE("estimate refuses bad arguments with exit 2 naming the option", "[cli]
   };
   for (const Bad& bad :
        {Bad{"--price-per-hour -1", "--price-per-hour '-1': must not be negative"},
-        Bad{"--steps 0", "--steps '0'"}, Bad{"--steps x", "--steps 'x'"},
+        Bad{"--steps 0", "--steps '0'"}, Bad{"--steps=0", "--steps '0'"},
+        Bad{"--steps x", "--steps 'x'"},
         Bad{"--interruptions-per-hour -0.5", "--interruptions-per-hour"},
         Bad{"--nodes 0", "--nodes '0'"}, Bad{"--bogus", "unknown option '--bogus'"},
         Bad{"--steps", "--steps needs a value"},
@@ -104,4 +106,37 @@ TEST_CASE("estimate refuses bad arguments with exit 2 naming the option", "[cli]
   }
   CHECK(run_cloudburst("estimate --help").code == 0);
   CHECK(run_cloudburst("estimate").code == 2);
+}
+
+TEST_CASE("submit --estimate prints the estimate for the job before its script",
+          "[cli][estimate][batch]") {
+  const std::string dir = make_temp_dir("cb_submit_estimate_");
+  const std::string submit = "submit " + small_weather + " --dry-run --template cpu --nodes=2" +
+                             " --ranks-per-node 4 --output-dir " + dir + "/out";
+  const CliResult r =
+      run_cloudburst(submit + " --estimate --price-per-hour 3 --interruptions-per-hour 0.5");
+  INFO(r.output);
+  REQUIRE(r.code == 0);
+  const std::size_t report = r.output.find("# cloudburst estimate: weather case");
+  const std::size_t script = r.output.find("#SBATCH --nodes=2\n");
+  REQUIRE(report != std::string::npos);
+  REQUIRE(script != std::string::npos);
+  CHECK(report < script);
+  // the report of `cloudburst estimate` for the job's 2 nodes x 4 ranks
+  CHECK_THAT(r.output, ContainsSubstring("time per step"));
+  CHECK_THAT(r.output, ContainsSubstring("predicted for the whole case on 8 rank(s), 2 node(s)"));
+  CHECK_THAT(r.output, ContainsSubstring("use:  [checkpoint] every_minutes = "));
+  CHECK_THAT(r.output, ContainsSubstring("expected cost"));
+  CHECK_FALSE(std::filesystem::exists(dir + "/out"));
+  // refused before anything runs: prediction options without --estimate, a
+  // job that cannot be rendered, the options of `estimate` alone
+  const CliResult alone = run_cloudburst(submit + " --price-per-hour 3");
+  CHECK(alone.code == 2);
+  CHECK_THAT(alone.output, ContainsSubstring("go with --estimate"));
+  const CliResult gpu = run_cloudburst(submit + " --estimate --gpus-per-node 2");
+  CHECK(gpu.code == 2);
+  CHECK_THAT(gpu.output, !ContainsSubstring("time per step"));
+  CHECK_THAT(run_cloudburst(submit + " --estimate --steps 5").output,
+             ContainsSubstring("unknown option '--steps' (cloudburst submit --help)"));
+  std::filesystem::remove_all(dir);
 }

@@ -58,7 +58,8 @@ constexpr const char* check_help =
 constexpr const char* estimate_help =
     "usage: cloudburst estimate CASE.toml [--steps S] [--price-per-hour P]\n"
     "                           [--interruptions-per-hour L] [--nodes N] [--ranks-per-node R]\n"
-    "                           [--set section.key=value]... [--scratch-dir DIR] [--json]\n"
+    "                           [--scale-to N] [--set section.key=value]...\n"
+    "                           [--scratch-dir DIR] [--json]\n"
     "\n"
     "Runs the case on the ranks it is launched with for S steps (default: until about 10 s\n"
     "of wall time are measured) in a scratch directory that is removed afterwards, writes one\n"
@@ -70,6 +71,9 @@ constexpr const char* estimate_help =
     "                              2006) and the [checkpoint] every_minutes line to use\n"
     "  --nodes N, --ranks-per-node R  the job to predict (default: 1 node, the measured\n"
     "                              ranks); other rank counts assume ideal strong scaling\n"
+    "  --scale-to N                also time the case on 1, 2 and 4 of the launched ranks\n"
+    "                              and predict the time per step on N ranks from the\n"
+    "                              measured compute and halo times (docs/clusters.md)\n"
     "  --scratch-dir DIR           where the trial run writes (default $TMPDIR or /tmp)\n"
     "  --json                      the report as JSON\n";
 

@@ -151,11 +151,13 @@ void predict_scaling(const Measurement& m, long ranks, Prediction& p) {
 std::string scaling_text(const Measurement& m, const ScalingPrediction& s) {
   std::string t = "scaling to " + std::to_string(s.ranks) +
                   " rank(s) (--scale-to; the model and its assumptions: docs/clusters.md):\n";
-  t += "  measured               ranks  time/step     halo/step\n";
+  t += "  measured               ranks  time/step (s)  halo/step (s)\n";
   for (const cost::ScalingPoint& point : m.scaling) {
     t += format("                         %5.0f", point.ranks) +
-         format("  %-12.4g", point.step_seconds) + format("  %.4g s\n", point.halo_seconds);
+         format("  %-13.4g", point.step_seconds) + format("  %.4g\n", point.halo_seconds);
   }
+  if (m.scaling.size() < 2)
+    t += "  (one rank measured: no halo time to fit, ideal scaling; launch on 4 ranks)\n";
   t += "  halo model             h(P) = alpha + beta (cells/P)^((d-1)/d), d = " +
        std::to_string(m.dimensions) + ": alpha " + format("%.3g s", s.halo.latency) + ", beta " +
        format("%.3g s per face cell\n", s.halo.per_face_cell);

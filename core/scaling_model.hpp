@@ -4,7 +4,8 @@
 // the time per step on N ranks. Pure functions of seconds and counts; no MPI
 // (unit-tested in tests/test_cost_model.cpp on values worked by hand).
 //
-//   compute   c(N) = c(Pm) Pm / N,  c(P) = t(P) - h(P), Pm the largest measured P
+//   compute   c(N) = c(Pm) Pm / N,  c(P) = t(P) - h(P) (c(1) = t(1)),
+//             Pm the largest measured P
 //   halo      h(N) = alpha + beta s(N),  s(P) = (cells / P)^((d - 1) / d)
 //   step      t(N) = c(N) + h(N)       (h = 0 on one rank: no neighbours)
 //
@@ -80,7 +81,9 @@ inline double scaled_step_seconds(const std::vector<ScalingPoint>& points, const
   const ScalingPoint& largest = *std::max_element(
       points.begin(), points.end(),
       [](const ScalingPoint& a, const ScalingPoint& b) { return a.ranks < b.ranks; });
-  const double compute = std::max(largest.step_seconds - largest.halo_seconds, 0.0);
+  // one rank has no neighbours: what its halo timer saw (periodic copies) is compute
+  const double halo = largest.ranks > 1 ? largest.halo_seconds : 0.0;
+  const double compute = std::max(largest.step_seconds - halo, 0.0);
   return compute * largest.ranks / ranks + halo_seconds(model, cells, dimensions, ranks);
 }
 

@@ -93,10 +93,11 @@ TEST_CASE("strong scaling: halo fit and time per step on N ranks", "[cost][scali
   const cost::HaloModel one = cost::fit_halo({points[0], points[1]}, 1e6, 3);
   CHECK(one.latency == 0.0);
   CHECK_THAT(one.per_face_cell, WithinRel((1e-3 + 1e-6 * s2) / s2, 1e-12));
-  // no point with P >= 2: no halo cost
+  // no point with P >= 2: no halo cost, and one rank's step is all compute
   const cost::HaloModel none = cost::fit_halo({points[0]}, 1e6, 3);
   CHECK(none.latency == 0.0);
   CHECK(none.per_face_cell == 0.0);
+  CHECK_THAT(cost::scaled_step_seconds({points[0]}, none, 1e6, 3, 4), WithinRel(0.25005, 1e-12));
   // a halo that grows with P (faster per face cell is not physical): the mean
   const cost::HaloModel flat = cost::fit_halo({{2, 1.0, 0.01}, {4, 1.0, 0.02}}, 1e6, 3);
   CHECK_THAT(flat.latency, WithinRel(0.015, 1e-12));

@@ -212,12 +212,12 @@ double validate_case_file(const RunArguments& args, int ranks) {
 }
 
 std::unique_ptr<PreparedRun> prepare_run(ValidatedCase c, const io::OutputPaths& paths,
-                                         const Environment& environment, Log& log) {
-  check_memory(c.solver, MPI_COMM_WORLD);
+                                         const Environment& environment, Log& log, MPI_Comm comm) {
+  check_memory(c.solver, comm);
   auto prepared = std::make_unique<PreparedRun>(std::move(c));
   const ValidatedCase& v = prepared->validated;
   prepared->decomposition = std::make_unique<Decomposition>(
-      MPI_COMM_WORLD, v.solver.geometry.cells, v.solver.geometry.periodic, v.common.parallel.ranks);
+      comm, v.solver.geometry.cells, v.solver.geometry.periodic, v.common.parallel.ranks);
   const RunContext context{
       {v.common.parallel.gpu_aware_mpi, &prepared->counters}, environment.device_id(), &log};
   prepared->run =

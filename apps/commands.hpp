@@ -26,7 +26,9 @@ int check_command(const RunArguments& args);
 // InputError. Not collective. Returns the field memory over `ranks` ranks.
 double validate_case_file(const RunArguments& args, int ranks);
 // `cloudburst submit` (apps/submit.cpp): `args` are the words after `submit`.
-int submit_command(const std::vector<std::string>& args);
+// Rank 0 submits; with --estimate every rank first takes part in the estimate.
+int submit_command(const std::vector<std::string>& args, const Environment& environment,
+                   double started_at);
 int info_command();
 
 }  // namespace cb::app

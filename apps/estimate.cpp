@@ -7,6 +7,7 @@
 #include "apps/prepared_run.hpp"
 #include "core/environment.hpp"
 #include "core/error.hpp"
+#include "core/timers.hpp"
 
 #include <mpi.h>
 
@@ -20,30 +21,6 @@
 namespace cb::app {
 namespace {
 namespace fs = std::filesystem;
-
-double parse_number(const std::string& option, const std::string& text) {
-  char* end = nullptr;
-  const double value = std::strtod(text.c_str(), &end);
-  if (text.empty() || *end != '\0' || !std::isfinite(value)) {
-    throw InputError(option + " '" + text + "': expected a number");
-  }
-  return value;
-}
-
-long parse_positive_integer(const std::string& option, const std::string& text) {
-  char* end = nullptr;
-  const long value = std::strtol(text.c_str(), &end, 10);
-  if (text.empty() || *end != '\0' || value < 1) {
-    throw InputError(option + " '" + text + "': expected a whole number of at least 1");
-  }
-  return value;
-}
-
-double parse_non_negative(const std::string& option, const std::string& text) {
-  const double value = parse_number(option, text);
-  if (value < 0.0) throw InputError(option + " '" + text + "': must not be negative");
-  return value;
-}
 
 // The scratch directory of the trial run: made by rank 0, removed at the end.
 class ScratchDirectory {
@@ -84,8 +61,8 @@ double tree_bytes(const std::string& root) {
   return bytes;
 }
 
-double max_over_ranks(double value) {
-  MPI_Allreduce(MPI_IN_PLACE, &value, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+double max_over_ranks(double value, MPI_Comm comm = MPI_COMM_WORLD) {
+  MPI_Allreduce(MPI_IN_PLACE, &value, 1, MPI_DOUBLE, MPI_MAX, comm);
   return value;
 }
 
@@ -95,8 +72,8 @@ double sum_over_ranks(double value) {
 }
 
 // Rank 0's value on every rank.
-double from_rank0(double value) {
-  MPI_Bcast(&value, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+double from_rank0(double value, MPI_Comm comm = MPI_COMM_WORLD) {
+  MPI_Bcast(&value, 1, MPI_DOUBLE, 0, comm);
   return value;
 }
 
@@ -113,47 +90,60 @@ RunControl trial_control(const RunControl& control) {
   return trial;
 }
 
-// Runs the driver from `state` for up to `steps` steps; returns the slowest
-// rank's wall time, or throws RunError when the run failed.
-double drive_steps(io::SolverRun& run, RunOutput& output, RunControl control, long steps,
-                   RunState& state, Log& log) {
+// Wall time and the halo-exchange part of it, slowest rank each.
+struct StepTimes {
+  double seconds = 0.0;
+  double halo = 0.0;
+  StepTimes& operator+=(const StepTimes& more) {
+    seconds += more.seconds;
+    halo += more.halo;
+    return *this;
+  }
+};
+
+// Runs the driver on `comm` from `state` for up to `steps` steps; returns its
+// times, or throws RunError when the run failed.
+StepTimes drive_steps(io::SolverRun& run, RunOutput& output, RunControl control, long steps,
+                      RunState& state, MPI_Comm comm) {
+  Log quiet(-1);
   control.steps = control.steps ? std::min(*control.steps, state.step + steps) : state.step + steps;
-  Driver driver(run.solver(), output, control, MPI_COMM_WORLD, log);
-  MPI_Barrier(MPI_COMM_WORLD);
+  Driver driver(run.solver(), output, control, comm, quiet);
+  MPI_Barrier(comm);
   const double begin = wall_seconds();
   const int code = driver.run(state);
-  const double seconds = max_over_ranks(wall_seconds() - begin);
+  const StepTimes times{max_over_ranks(wall_seconds() - begin, comm),
+                        max_over_ranks(driver.timer().seconds(Phase::halo), comm)};
   if (code != exit_ok) {
     throw RunError("the trial run stopped at step " + std::to_string(state.step) + " (exit " +
                    std::to_string(code) + ")");
   }
-  return seconds;
+  return times;
 }
 
 // Times the steps: one warm-up step, then --steps steps, or batches that grow
 // until `target_seconds` of wall time were measured or the case ended.
 void measure_steps(io::SolverRun& run, RunOutput& output, const RunControl& control,
-                   const EstimateOptions& options, double started_at, Measurement& m) {
-  Log quiet(-1);
+                   const EstimateOptions& options, MPI_Comm comm, Measurement& m) {
   RunState state;
-  drive_steps(run, output, control, 1, state, quiet);
-  m.startup_seconds = max_over_ranks(epoch_seconds() - started_at);
+  drive_steps(run, output, control, 1, state, comm);
+  m.startup_seconds = max_over_ranks(epoch_seconds() - options.run.started_at, comm);
   const long first_step = state.step;
   const double first_time = state.time;
-  double seconds = 0.0;
+  StepTimes times;
   long batch = options.steps.value_or(1);
   while (!reached_stop(control, state)) {
-    seconds += drive_steps(run, output, control, batch, state, quiet);
+    times += drive_steps(run, output, control, batch, state, comm);
     const long taken = state.step - first_step;
     if (options.steps && taken >= *options.steps) break;
-    if (seconds >= options.target_seconds) break;
-    const double per_step = seconds / std::max(1L, taken);
-    const double wanted = (options.target_seconds - seconds) / std::max(per_step, 1e-9);
-    batch =
-        static_cast<long>(from_rank0(std::clamp(std::ceil(wanted * 1.05), 1.0, 4.0 * taken + 1.0)));
+    if (times.seconds >= options.target_seconds) break;
+    const double per_step = times.seconds / std::max(1L, taken);
+    const double wanted = (options.target_seconds - times.seconds) / std::max(per_step, 1e-9);
+    batch = static_cast<long>(
+        from_rank0(std::clamp(std::ceil(wanted * 1.05), 1.0, 4.0 * taken + 1.0), comm));
   }
   m.steps = state.step - first_step;
-  m.seconds_per_step = m.steps > 0 ? seconds / m.steps : 0.0;
+  m.seconds_per_step = m.steps > 0 ? times.seconds / m.steps : 0.0;
+  m.halo_seconds_per_step = m.steps > 0 ? times.halo / m.steps : 0.0;
   m.mean_dt = m.steps > 0 ? (state.time - first_time) / m.steps : state.dt;
   m.end_step = state.step;
   m.end_time = state.time;
@@ -187,41 +177,93 @@ void measure_writes(RunOutput& output, const RunControl& control, const std::str
   }
 }
 
+// The case on the ranks of `comm` into `root`: its steps timed, then, when
+// `writes`, one checkpoint and one field output timed and the memory measured.
+void trial_run(ValidatedCase c, const EstimateOptions& options, const std::string& root,
+               MPI_Comm comm, const Environment& environment, bool writes, Measurement& m) {
+  const RunControl control = c.common.control;
+  const io::OutputPaths paths{root};
+  Log quiet(-1);
+  const std::unique_ptr<PreparedRun> prepared =
+      prepare_run(std::move(c), paths, environment, quiet, comm);
+  io::SolverRun& run = *prepared->run;
+  m.case_name = run.solver().case_name();
+  run.create_directories();
+  RunOutput& output = run.open_output(RunState{}, quiet);
+  measure_steps(run, output, trial_control(control), options, comm, m);
+  if (writes) {
+    measure_writes(output, control, paths.root, m);
+    m.host_high_water_max = max_over_ranks(host_high_water_bytes());
+    m.host_high_water_sum = sum_over_ranks(host_high_water_bytes());
+    const std::optional<double> device = device_bytes_in_use();
+    if (device) m.device_bytes = max_over_ranks(*device);
+  }
+  run.finish(RunState{m.end_step, m.end_time, m.mean_dt}, exit_ok);
+}
+
+// --scale-to: the case timed again on 1, 2 and 4 of the launched ranks (those
+// that exist), each on the first ranks of the world, for a third of the time.
+std::vector<cost::ScalingPoint> measure_scaling(const EstimateOptions& options,
+                                                const std::string& scratch,
+                                                const Environment& environment) {
+  int world = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &world);
+  EstimateOptions shorter = options;
+  shorter.target_seconds = options.target_seconds / 3.0;
+  std::vector<cost::ScalingPoint> points;
+  for (int ranks = 1; ranks <= std::min(world, 4); ranks *= 2) {
+    MPI_Comm comm = MPI_COMM_NULL;
+    const bool member = environment.rank() < ranks;
+    MPI_Comm_split(MPI_COMM_WORLD, member ? 0 : MPI_UNDEFINED, environment.rank(), &comm);
+    Measurement m;
+    if (member) {
+      ValidatedCase c = validate_case(options.run);
+      c.common.parallel.ranks = {0, 0, 0};  // let MPI_Dims_create split the grid
+      trial_run(std::move(c), shorter, scratch + "/ranks_" + std::to_string(ranks), comm,
+                environment, false, m);
+      MPI_Comm_free(&comm);
+    }
+    points.push_back({ranks, from_rank0(m.seconds_per_step), from_rank0(m.halo_seconds_per_step)});
+  }
+  return points;
+}
+
 }  // namespace
+
+void add_prediction_options(ArgumentParser& parser, EstimateOptions& options) {
+  parser
+      .option("--price-per-hour",
+              [&options](const std::string& option, const std::string& value) {
+                options.price = parse_non_negative(option, value);
+              })
+      .option("--interruptions-per-hour",
+              [&options](const std::string& option, const std::string& value) {
+                options.interruptions = parse_non_negative(option, value);
+              });
+}
 
 EstimateOptions parse_estimate_arguments(const std::vector<std::string>& args) {
   EstimateOptions parsed;
-  for (size_t n = 0; n < args.size(); ++n) {
-    const std::string& a = args[n];
-    auto value = [&]() {
-      if (n + 1 >= args.size()) throw InputError(a + " needs a value");
-      return args[++n];
-    };
-    if (a == "--set") {
-      parsed.run.overrides.push_back(value());
-    } else if (a == "--steps") {
-      parsed.steps = parse_positive_integer(a, value());
-    } else if (a == "--price-per-hour") {
-      parsed.price = parse_non_negative(a, value());
-    } else if (a == "--interruptions-per-hour") {
-      parsed.interruptions = parse_non_negative(a, value());
-    } else if (a == "--nodes") {
-      parsed.nodes = static_cast<int>(parse_positive_integer(a, value()));
-    } else if (a == "--ranks-per-node") {
-      parsed.ranks_per_node = static_cast<int>(parse_positive_integer(a, value()));
-    } else if (a == "--scratch-dir") {
-      parsed.run.output_dir = value();
-    } else if (a == "--json") {
-      parsed.json = true;
-    } else if (!a.empty() && a[0] == '-') {
-      throw InputError("unknown option '" + a + "' (cloudburst estimate --help)");
-    } else if (parsed.run.case_path.empty()) {
-      parsed.run.case_path = a;
-    } else {
-      throw InputError("unexpected argument '" + a + "' (one case file)");
-    }
-  }
-  if (parsed.run.case_path.empty()) throw InputError("missing the case file (CASE.toml)");
+  ArgumentParser parser("estimate");
+  add_prediction_options(parser, parsed);
+  parser.list("--set", parsed.run.overrides)
+      .text("--scratch-dir", parsed.run.output_dir)
+      .flag("--json", parsed.json)
+      .option("--steps",
+              [&parsed](const std::string& option, const std::string& value) {
+                parsed.steps = parse_whole_number(option, value, 1);
+              })
+      .whole_number("--nodes", parsed.nodes, 1, max_nodes)
+      .option("--scale-to",
+              [&parsed](const std::string& option, const std::string& value) {
+                parsed.scale_to =
+                    parse_whole_number(option, value, 1, max_nodes * max_ranks_per_node);
+              })
+      .option("--ranks-per-node", [&parsed](const std::string& option, const std::string& value) {
+        parsed.ranks_per_node =
+            static_cast<int>(parse_whole_number(option, value, 1, max_ranks_per_node));
+      });
+  parser.parse(args, parsed.run.case_path);
   return parsed;
 }
 
@@ -236,25 +278,12 @@ int estimate_command(const EstimateOptions& options, const Environment& environm
   MPI_Comm_size(MPI_COMM_WORLD, &m.ranks);
   m.fixed_dt = control.fixed_dt.has_value();
   m.backend = kokkos_backend_name();
+  for (int axis = 0; axis < 3; ++axis) m.dimensions += c.solver.geometry.cells[axis] > 1 ? 1 : 0;
   predict(m, control, keep, options);  // refuses a job the grid cannot take, before running
   const ScratchDirectory scratch(options.run.output_dir, rank);
-  const io::OutputPaths paths{scratch.path() + "/output"};
-  Log quiet(-1);
-  {
-    const std::unique_ptr<PreparedRun> prepared =
-        prepare_run(std::move(c), paths, environment, quiet);
-    io::SolverRun& run = *prepared->run;
-    m.case_name = run.solver().case_name();
-    run.create_directories();
-    RunOutput& output = run.open_output(RunState{}, quiet);
-    measure_steps(run, output, trial_control(control), options, options.run.started_at, m);
-    measure_writes(output, control, paths.root, m);
-    m.host_high_water_max = max_over_ranks(host_high_water_bytes());
-    m.host_high_water_sum = sum_over_ranks(host_high_water_bytes());
-    const std::optional<double> device = device_bytes_in_use();
-    if (device) m.device_bytes = max_over_ranks(*device);
-    run.finish(RunState{m.end_step, m.end_time, m.mean_dt}, exit_ok);
-  }
+  trial_run(std::move(c), options, scratch.path() + "/output", MPI_COMM_WORLD, environment, true,
+            m);
+  if (options.scale_to) m.scaling = measure_scaling(options, scratch.path(), environment);
   MPI_Barrier(MPI_COMM_WORLD);
   const Prediction p = predict(m, control, keep, options);
   if (rank == 0) std::cout << (options.json ? estimate_json(m, p) : estimate_text(m, p));

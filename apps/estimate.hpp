@@ -3,8 +3,10 @@
 // rate, its expected cost and best checkpoint interval (docs/clusters.md).
 #pragma once
 
+#include "apps/arguments.hpp"
 #include "apps/commands.hpp"
 #include "core/driver.hpp"
+#include "core/scaling_model.hpp"
 
 #include <optional>
 #include <string>
@@ -20,9 +22,13 @@ struct EstimateOptions {
   std::optional<double> interruptions;  // --interruptions-per-hour, per node
   int nodes = 1;                        // --nodes
   std::optional<int> ranks_per_node;    // --ranks-per-node; default: the measured ranks
+  std::optional<long> scale_to;         // --scale-to: the scaling model's rank count
   bool json = false;
 };
 
+// Registers --price-per-hour and --interruptions-per-hour (also `submit
+// --estimate`'s) into `options`.
+void add_prediction_options(ArgumentParser& parser, EstimateOptions& options);
 // Parses the words after `estimate`; throws InputError naming the option.
 EstimateOptions parse_estimate_arguments(const std::vector<std::string>& args);
 
@@ -30,10 +36,11 @@ EstimateOptions parse_estimate_arguments(const std::vector<std::string>& args);
 struct Measurement {
   std::string solver, case_name, backend;
   int ranks = 1;
-  long steps = 0;               // measured steps (after the warm-up step)
-  double seconds_per_step = 0;  // wall time per step, diagnostics included
-  double startup_seconds = 0;   // program start to the end of the warm-up step
-  double mean_dt = 0;           // simulated time per measured step
+  long steps = 0;                    // measured steps (after the warm-up step)
+  double seconds_per_step = 0;       // wall time per step, diagnostics included
+  double halo_seconds_per_step = 0;  // the halo (ghost) exchange part of it
+  double startup_seconds = 0;        // program start to the end of the warm-up step
+  double mean_dt = 0;                // simulated time per measured step
   bool fixed_dt = false;
   long end_step = 0;  // step and time reached by the trial run
   double end_time = 0;
@@ -46,6 +53,17 @@ struct Measurement {
   double host_high_water_sum = 0;  // bytes, all ranks
   std::optional<double> device_bytes;
   long long total_cells = 0;
+  int dimensions = 0;                       // grid directions with more than one cell
+  std::vector<cost::ScalingPoint> scaling;  // --scale-to: on 1, 2, 4 ranks
+};
+
+// --scale-to N: the scaling model (core/scaling_model.hpp) at N ranks.
+struct ScalingPrediction {
+  long ranks = 1;
+  cost::HaloModel halo;
+  double step_seconds = 0, halo_seconds = 0;
+  double efficiency = 0;       // t(1) / (N t(N)); 0 when one rank was not measured
+  double compute_seconds = 0;  // the case's steps at t(N)
 };
 
 // The whole case predicted from a measurement.
@@ -70,6 +88,7 @@ struct Prediction {
   double expected_wall = 0, lost_fraction = 0;
   std::optional<double> case_interval_wall;  // expected wall at the case's every_minutes
   double cost = 0, cost_without_interruptions = 0;
+  std::optional<ScalingPrediction> scaling;
 };
 
 Prediction predict(const Measurement& m, const RunControl& control, int checkpoint_keep,

@@ -131,6 +131,73 @@ void predict_cost(const Measurement& m, const RunControl& control, const Estimat
   p.cost = cost::cost(p.expected_wall, p.nodes, price);
 }
 
+// --scale-to N: the time per step on N ranks from the 1, 2, 4-rank
+// measurements, and the case's compute time at that pace.
+void predict_scaling(const Measurement& m, long ranks, Prediction& p) {
+  if (m.scaling.empty()) return;
+  ScalingPrediction s;
+  s.ranks = ranks;
+  const double cells = static_cast<double>(m.total_cells);
+  s.halo = cost::fit_halo(m.scaling, cells, m.dimensions);
+  s.step_seconds = cost::scaled_step_seconds(m.scaling, s.halo, cells, m.dimensions, ranks);
+  s.halo_seconds = cost::halo_seconds(s.halo, cells, m.dimensions, ranks);
+  if (m.scaling.front().ranks == 1 && s.step_seconds > 0.0)
+    s.efficiency = m.scaling.front().step_seconds / (ranks * s.step_seconds);
+  s.compute_seconds = p.steps * s.step_seconds;
+  p.scaling = s;
+}
+
+// The scaling section of the text report.
+std::string scaling_text(const Measurement& m, const ScalingPrediction& s) {
+  std::string t = "scaling to " + std::to_string(s.ranks) +
+                  " rank(s) (--scale-to; the model and its assumptions: docs/clusters.md):\n";
+  t += "  measured               ranks  time/step (s)  halo/step (s)\n";
+  for (const cost::ScalingPoint& point : m.scaling) {
+    t += format("                         %5.0f", point.ranks) +
+         format("  %-13.4g", point.step_seconds) + format("  %.4g\n", point.halo_seconds);
+  }
+  if (m.scaling.size() < 2)
+    t += "  (one rank measured: no halo time to fit, ideal scaling; launch on 4 ranks)\n";
+  t += "  halo model             h(P) = alpha + beta (cells/P)^((d-1)/d), d = " +
+       std::to_string(m.dimensions) + ": alpha " + format("%.3g s", s.halo.latency) + ", beta " +
+       format("%.3g s per face cell\n", s.halo.per_face_cell);
+  t += "  time per step          " + format("%.4g s", s.step_seconds) +
+       format(" (halo %.4g s", s.halo_seconds) +
+       (s.efficiency > 0.0 ? format("; parallel efficiency %.0f%% of 1 rank)\n", 100 * s.efficiency)
+                           : std::string(")\n"));
+  t += "  compute                " + clock_text(s.compute_seconds) +
+       format(" (%.4g s for the case's steps)\n", s.compute_seconds);
+  return t;
+}
+
+// The scaling object of the JSON report: "" without --scale-to.
+std::string scaling_json(const Measurement& m, const Prediction& p) {
+  if (!p.scaling) return "";
+  const ScalingPrediction& s = *p.scaling;
+  std::string j = ",\n  \"scaling\": {\n    \"measured\": [";
+  for (std::size_t n = 0; n < m.scaling.size(); ++n) {
+    j += (n ? ", " : "") + format("{\"ranks\": %.0f, ", m.scaling[n].ranks) +
+         "\"seconds_per_step\": " + json_number(m.scaling[n].step_seconds) +
+         ", \"halo_seconds_per_step\": " + json_number(m.scaling[n].halo_seconds) + "}";
+  }
+  j += "],\n    \"ranks\": " + std::to_string(s.ranks) +
+       ",\n    \"halo_latency_seconds\": " + json_number(s.halo.latency) +
+       ",\n    \"halo_seconds_per_face_cell\": " + json_number(s.halo.per_face_cell) +
+       ",\n    \"seconds_per_step\": " + json_number(s.step_seconds) +
+       ",\n    \"halo_seconds_per_step\": " + json_number(s.halo_seconds) +
+       ",\n    \"efficiency\": " + json_number(s.efficiency) +
+       ",\n    \"compute_seconds\": " + json_number(s.compute_seconds) + "\n  }";
+  return j;
+}
+
+// More ranks than cells: InputError naming what asked for them.
+void check_ranks_fit(const Measurement& m, long ranks, const std::string& asked) {
+  if (m.total_cells > 0 && ranks > m.total_cells) {
+    throw InputError(asked + " = " + std::to_string(ranks) + " ranks, more than the grid's " +
+                     std::to_string(m.total_cells) + " cells");
+  }
+}
+
 }  // namespace
 
 Prediction predict(const Measurement& m, const RunControl& control, int checkpoint_keep,
@@ -138,11 +205,10 @@ Prediction predict(const Measurement& m, const RunControl& control, int checkpoi
   Prediction p;
   p.nodes = options.nodes;
   p.ranks = options.nodes * options.ranks_per_node.value_or(m.ranks);
-  if (m.total_cells > 0 && p.ranks > m.total_cells) {
-    throw InputError("--nodes " + std::to_string(options.nodes) + " x --ranks-per-node " +
-                     std::to_string(p.ranks / options.nodes) + " = " + std::to_string(p.ranks) +
-                     " ranks, more than the grid's " + std::to_string(m.total_cells) + " cells");
-  }
+  check_ranks_fit(m, p.ranks,
+                  "--nodes " + std::to_string(options.nodes) + " x --ranks-per-node " +
+                      std::to_string(p.ranks / options.nodes));
+  if (options.scale_to) check_ranks_fit(m, *options.scale_to, "--scale-to");
   p.strong_scaling = double(m.ranks) / p.ranks;
   predict_steps(m, control, p);
   p.compute_seconds = p.steps * m.seconds_per_step * p.strong_scaling;
@@ -151,10 +217,14 @@ Prediction predict(const Measurement& m, const RunControl& control, int checkpoi
   p.wall_seconds = m.startup_seconds + p.compute_seconds + p.checkpoints * m.checkpoint_seconds +
                    p.outputs * m.output_seconds;
   predict_cost(m, control, options, p);
+  if (options.scale_to) predict_scaling(m, *options.scale_to, p);
   return p;
 }
 
-std::string estimate_text(const Measurement& m, const Prediction& p) {
+namespace {
+
+// The report without the scaling section.
+std::string measured_and_predicted_text(const Measurement& m, const Prediction& p) {
   std::string t;
   t += "# cloudburst estimate: " + m.solver + " case '" + m.case_name + "', " +
        std::to_string(m.ranks) + " rank(s), Kokkos " + m.backend + "\n";
@@ -179,7 +249,7 @@ std::string estimate_text(const Measurement& m, const Prediction& p) {
        std::to_string(p.nodes) + " node(s):\n";
   if (p.strong_scaling != 1.0)
     t += "  (compute scaled by " + format("%.4g", p.strong_scaling) +
-         " = measured ranks / ranks: ideal strong scaling, no halo-cost model)\n";
+         " = measured ranks / ranks: ideal strong scaling; --scale-to N models the halo)\n";
   t += "  steps                  " + std::to_string(p.steps) +
        " to t = " + format("%.6g", p.end_time) + "\n    (" + p.dt_note + ")\n";
   t += "  compute                " + clock_text(p.compute_seconds) +
@@ -217,6 +287,8 @@ std::string estimate_text(const Measurement& m, const Prediction& p) {
   return t;
 }
 
+}  // namespace
+
 std::string estimate_json(const Measurement& m, const Prediction& p) {
   auto field = [](const std::string& name, const std::string& value, bool last = false) {
     return "    \"" + name + "\": " + value + (last ? "\n" : ",\n");
@@ -244,7 +316,7 @@ std::string estimate_json(const Measurement& m, const Prediction& p) {
   j += number("outputs", p.outputs) + number("wall_seconds", p.wall_seconds);
   j += number("bytes_written", p.bytes_written);
   j += number("checkpoint_bytes_kept", p.checkpoint_bytes_kept, !p.has_cost);
-  if (!p.has_cost) return j + "  }\n}\n";
+  if (!p.has_cost) return j + "  }" + scaling_json(m, p) + "\n}\n";
   j += "  },\n  \"cost\": {\n";
   j += field("price_per_node_hour", p.price ? json_number(*p.price) : "null");
   j += number("interruptions_per_node_hour", p.rate.value_or(0.0));
@@ -257,7 +329,11 @@ std::string estimate_json(const Measurement& m, const Prediction& p) {
   j += field("expected_cost", p.price ? json_number(p.cost) : "null");
   j += field("cost_without_interruptions",
              p.price ? json_number(p.cost_without_interruptions) : "null", true);
-  return j + "  }\n}\n";
+  return j + "  }" + scaling_json(m, p) + "\n}\n";
+}
+
+std::string estimate_text(const Measurement& m, const Prediction& p) {
+  return measured_and_predicted_text(m, p) + (p.scaling ? scaling_text(m, *p.scaling) : "");
 }
 
 }  // namespace cb::app

@@ -1,4 +1,5 @@
 // The `cloudburst` command-line program: parse arguments, dispatch.
+#include "apps/arguments.hpp"
 #include "apps/commands.hpp"
 #include "apps/estimate.hpp"
 
@@ -57,7 +58,8 @@ constexpr const char* check_help =
 constexpr const char* estimate_help =
     "usage: cloudburst estimate CASE.toml [--steps S] [--price-per-hour P]\n"
     "                           [--interruptions-per-hour L] [--nodes N] [--ranks-per-node R]\n"
-    "                           [--set section.key=value]... [--scratch-dir DIR] [--json]\n"
+    "                           [--scale-to N] [--set section.key=value]...\n"
+    "                           [--scratch-dir DIR] [--json]\n"
     "\n"
     "Runs the case on the ranks it is launched with for S steps (default: until about 10 s\n"
     "of wall time are measured) in a scratch directory that is removed afterwards, writes one\n"
@@ -69,6 +71,9 @@ constexpr const char* estimate_help =
     "                              2006) and the [checkpoint] every_minutes line to use\n"
     "  --nodes N, --ranks-per-node R  the job to predict (default: 1 node, the measured\n"
     "                              ranks); other rank counts assume ideal strong scaling\n"
+    "  --scale-to N                also time the case on 1, 2 and 4 of the launched ranks\n"
+    "                              and predict the time per step on N ranks from the\n"
+    "                              measured compute and halo times (docs/clusters.md)\n"
     "  --scratch-dir DIR           where the trial run writes (default $TMPDIR or /tmp)\n"
     "  --json                      the report as JSON\n";
 
@@ -86,31 +91,14 @@ bool is_help(const std::string& a) {
 cb::app::RunArguments parse_run_arguments(const std::vector<std::string>& args,
                                           bool allow_run_options) {
   cb::app::RunArguments parsed;
-  for (size_t n = 0; n < args.size(); ++n) {
-    const std::string& a = args[n];
-    auto value = [&](const char* option) {
-      if (n + 1 >= args.size()) throw cb::InputError(std::string(option) + " needs a value");
-      return args[++n];
-    };
-    if (a == "--set") {
-      parsed.overrides.push_back(value("--set"));
-    } else if (a.rfind("--set=", 0) == 0) {
-      parsed.overrides.push_back(a.substr(6));
-    } else if (allow_run_options && a == "--output-dir") {
-      parsed.output_dir = value("--output-dir");
-    } else if (allow_run_options && a == "--restart") {
-      parsed.restart = value("--restart");
-    } else if (allow_run_options && a == "--max-wall-time") {
-      parsed.max_wall_time = value("--max-wall-time");
-    } else if (!a.empty() && a[0] == '-') {
-      throw cb::InputError("unknown option '" + a + "'");
-    } else if (parsed.case_path.empty()) {
-      parsed.case_path = a;
-    } else {
-      throw cb::InputError("unexpected argument '" + a + "' (one case file per run)");
-    }
+  cb::app::ArgumentParser parser(allow_run_options ? "run" : "check");
+  parser.list("--set", parsed.overrides);
+  if (allow_run_options) {
+    parser.text("--output-dir", parsed.output_dir)
+        .text("--restart", parsed.restart)
+        .text("--max-wall-time", parsed.max_wall_time);
   }
-  if (parsed.case_path.empty()) throw cb::InputError("missing the case file (CASE.toml)");
+  parser.parse(args, parsed.case_path);
   return parsed;
 }
 
@@ -151,8 +139,14 @@ int dispatch(const std::vector<std::string>& args, const cb::Environment& enviro
     options.run.started_at = started_at;
     return cb::app::estimate_command(options, environment);
   }
-  if (command == "submit") return rank == 0 ? cb::app::submit_command(rest) : cb::exit_ok;
+  if (command == "submit") return cb::app::submit_command(rest, environment, started_at);
   throw cb::InputError("unknown command '" + command + "' (try cloudburst --help)");
+}
+
+bool has_word(int argc, char* argv[], const char* word) {
+  for (int n = 1; n < argc; ++n)
+    if (std::strcmp(argv[n], word) == 0) return true;
+  return false;
 }
 
 }  // namespace
@@ -163,14 +157,16 @@ int main(int argc, char* argv[]) {
   // first moment, so the run stops cleanly (exit 75) instead of dying.
   const bool run = argc > 1 && std::strcmp(argv[1], "run") == 0;
   if (run) cb::install_stop_handlers();
-  // Only run, check and info need Kokkos: --version, --help and `submit` (on a
-  // login node) must work where there is no GPU to start it on.
+  // Only run, check, estimate, info and `submit --estimate` need Kokkos:
+  // --version, --help and `submit` (on a login node) must work where there is no
+  // GPU to start it on.
   const bool help =
       argc > 2 && (std::strcmp(argv[2], "--help") == 0 || std::strcmp(argv[2], "-h") == 0);
   const bool needs_kokkos =
       argc > 1 && !help &&
       (run || std::strcmp(argv[1], "check") == 0 || std::strcmp(argv[1], "estimate") == 0 ||
-       std::strcmp(argv[1], "info") == 0);
+       std::strcmp(argv[1], "info") == 0 ||
+       (std::strcmp(argv[1], "submit") == 0 && has_word(argc, argv, "--estimate")));
   cb::Environment environment(argc, argv, needs_kokkos);
   const std::vector<std::string> args(argv + 1, argv + argc);
   try {

@@ -37,10 +37,11 @@ struct PreparedRun {
   PreparedRun& operator=(const PreparedRun&) = delete;
 };
 
-// Collective: refuses a case that does not fit in memory (InputError), then
-// decomposes the grid over MPI_COMM_WORLD and builds the solver with its output
-// in `paths`.
+// Collective over `comm`: refuses a case that does not fit in memory
+// (InputError), then decomposes the grid over `comm` and builds the solver with
+// its output in `paths`.
 std::unique_ptr<PreparedRun> prepare_run(ValidatedCase c, const io::OutputPaths& paths,
-                                         const Environment& environment, Log& log);
+                                         const Environment& environment, Log& log,
+                                         MPI_Comm comm = MPI_COMM_WORLD);
 
 }  // namespace cb::app

@@ -3,8 +3,10 @@
 // sbatch (docs/clusters.md). Nothing a user typed reaches a shell
 // unquoted: directive values are checked, everything else is shell-quoted, and
 // sbatch is executed directly, without a shell.
+#include "apps/arguments.hpp"
 #include "apps/batch_script.hpp"
 #include "apps/commands.hpp"
+#include "apps/estimate.hpp"
 
 #include "core/driver.hpp"
 #include "core/environment.hpp"
@@ -19,10 +21,8 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
-#include <map>
 #include <optional>
 #include <sstream>
-#include <tuple>
 #include <utility>
 
 namespace cb::app {
@@ -34,7 +34,8 @@ constexpr const char* submit_help =
     "                         [--time HH:MM:SS] [--partition P] [--account A] [--spot]\n"
     "                         [--name NAME] [--set section.key=value]... [--output-dir DIR]\n"
     "                         [--sweep SWEEP.toml] [--template cpu|nvidia|amd]\n"
-    "                         [--max-restarts N] [--dry-run]\n"
+    "                         [--max-restarts N] [--dry-run] [--estimate\n"
+    "                         [--price-per-hour P] [--interruptions-per-hour L]]\n"
     "\n"
     "Validates CASE.toml as `check` does, renders the sbatch template of scripts/slurm/ for\n"
     "the node type into DIR/job.sbatch (DIR: --output-dir, default ./output/<case stem>) and\n"
@@ -54,7 +55,12 @@ constexpr const char* submit_help =
     "                       (\"section.key\" = [v1, v2, ...]); task N writes to DIR/task_N\n"
     "  --template T         cpu, nvidia or amd (default: from the build's Kokkos backend)\n"
     "  --max-restarts N     stop requeueing after N restarts\n"
-    "  --dry-run            print the job script; write and submit nothing\n";
+    "  --dry-run            print the job script; write and submit nothing\n"
+    "  --estimate           first run `cloudburst estimate` on the case for this job's\n"
+    "                       nodes and ranks per node (with --price-per-hour P and\n"
+    "                       --interruptions-per-hour L if given) and print its report; it\n"
+    "                       runs here, on the ranks submit is started with (a sweep's\n"
+    "                       tasks are not estimated one by one)\n";
 
 struct SubmitOptions {
   RunArguments run;
@@ -70,65 +76,32 @@ struct SubmitOptions {
   int max_restarts = -1;
   bool spot = false;
   bool dry_run = false;
+  bool estimate = false;
+  EstimateOptions prediction;  // with --estimate: --price-per-hour, --interruptions-per-hour
 };
-
-int parse_count(const std::string& option, const std::string& text, int lo, int hi) {
-  const bool digits =
-      !text.empty() && text.size() < 10 && std::all_of(text.begin(), text.end(), [](char c) {
-        return std::isdigit(static_cast<unsigned char>(c));
-      });
-  const long value = digits ? std::stol(text) : -1;
-  if (value < lo || value > hi) {
-    throw InputError(option + " '" + text + "': expected a whole number from " +
-                     std::to_string(lo) + " to " + std::to_string(hi));
-  }
-  return static_cast<int>(value);
-}
 
 SubmitOptions parse_submit_arguments(const std::vector<std::string>& words) {
   SubmitOptions o;
-  const std::map<std::string, std::string*> text_options{
-      {"--output-dir", &o.run.output_dir}, {"--time", &o.time}, {"--partition", &o.partition},
-      {"--account", &o.account},           {"--name", &o.name}, {"--sweep", &o.sweep},
-      {"--template", &o.template_name}};
-  const std::map<std::string, std::tuple<int*, int, int>> count_options{
-      {"--nodes", {&o.nodes, 1, 100000}},
-      {"--gpus-per-node", {&o.gpus_per_node, 1, 64}},
-      {"--ranks-per-node", {&o.ranks_per_node, 1, 4096}},
-      {"--max-restarts", {&o.max_restarts, 0, 10000}}};
-  for (size_t n = 0; n < words.size(); ++n) {
-    std::string option = words[n];
-    std::string inline_value;
-    bool has_inline = false;
-    const size_t eq = option.find('=');
-    if (option.rfind("--", 0) == 0 && eq != std::string::npos) {
-      inline_value = option.substr(eq + 1);
-      option = option.substr(0, eq);
-      has_inline = true;
-    }
-    auto value = [&]() -> std::string {
-      if (has_inline) return inline_value;
-      if (n + 1 >= words.size()) throw InputError(option + " needs a value");
-      return words[++n];
-    };
-    if (option == "--set") {
-      o.run.overrides.push_back(value());
-    } else if (const auto text = text_options.find(option); text != text_options.end()) {
-      *text->second = value();
-    } else if (const auto count = count_options.find(option); count != count_options.end()) {
-      const auto [target, lo, hi] = count->second;
-      *target = parse_count(option, value(), lo, hi);
-    } else if ((option == "--spot" || option == "--dry-run") && !has_inline) {
-      (option == "--spot" ? o.spot : o.dry_run) = true;
-    } else if (!option.empty() && option[0] == '-') {
-      throw InputError("unknown option '" + words[n] + "'");
-    } else if (o.run.case_path.empty()) {
-      o.run.case_path = option;
-    } else {
-      throw InputError("unexpected argument '" + option + "' (one case file per job)");
-    }
-  }
-  if (o.run.case_path.empty()) throw InputError("missing the case file (CASE.toml)");
+  ArgumentParser parser("submit");
+  parser.list("--set", o.run.overrides)
+      .text("--output-dir", o.run.output_dir)
+      .text("--time", o.time)
+      .text("--partition", o.partition)
+      .text("--account", o.account)
+      .text("--name", o.name)
+      .text("--sweep", o.sweep)
+      .text("--template", o.template_name)
+      .whole_number("--nodes", o.nodes, 1, max_nodes)
+      .whole_number("--gpus-per-node", o.gpus_per_node, 1, 64)
+      .whole_number("--ranks-per-node", o.ranks_per_node, 1, max_ranks_per_node)
+      .whole_number("--max-restarts", o.max_restarts, 0, 10000)
+      .flag("--spot", o.spot)
+      .flag("--dry-run", o.dry_run)
+      .flag("--estimate", o.estimate);
+  add_prediction_options(parser, o.prediction);
+  parser.parse(words, o.run.case_path);
+  if (!o.estimate && (o.prediction.price || o.prediction.interruptions))
+    throw InputError("--price-per-hour and --interruptions-per-hour go with --estimate");
   return o;
 }
 
@@ -214,7 +187,7 @@ double validate(const SubmitOptions& o, const std::vector<std::vector<std::strin
 }
 
 BatchJob plan_job(const SubmitOptions& o, const std::string& program, const std::string& templates,
-                  const std::vector<std::vector<std::string>>& sweep) {
+                  const std::vector<std::vector<std::string>>& sweep, bool warn) {
   BatchJob job;
   job.template_name = choose_template(o);
   job.nodes = o.nodes;
@@ -232,7 +205,7 @@ BatchJob plan_job(const SubmitOptions& o, const std::string& program, const std:
   job.signal_seconds = static_cast<int>(std::max(120.0, std::ceil(60.0 + 3.0 * bytes / 100e6)));
   if (seconds > 0.0)
     job.signal_seconds = std::min(job.signal_seconds, std::max(1, int(seconds / 2)));
-  if (seconds > 0.0 && seconds < 4 * 60.0) {
+  if (warn && seconds > 0.0 && seconds < 4 * 60.0) {
     std::cerr << "cloudburst submit: warning: with --time under 4 minutes the stop signal may come "
                  "at once (Slurm sends it up to 60 s early); the job then stops requeueing\n";
   }
@@ -322,11 +295,24 @@ int write_and_submit(const BatchJob& job, const std::string& script,
   return exit_ok;
 }
 
+// What `cloudburst estimate` would be asked for this job.
+EstimateOptions estimate_options(const SubmitOptions& o, const BatchJob& job, double started_at) {
+  EstimateOptions e = o.prediction;
+  e.run.case_path = o.run.case_path;
+  e.run.overrides = o.run.overrides;
+  e.run.started_at = started_at;
+  e.nodes = job.nodes;
+  if (job.ranks_per_node > 0) e.ranks_per_node = job.ranks_per_node;
+  return e;
+}
+
 }  // namespace
 
-int submit_command(const std::vector<std::string>& words) {
+int submit_command(const std::vector<std::string>& words, const Environment& environment,
+                   double started_at) {
+  const bool root = environment.rank() == 0;
   if (!words.empty() && (words[0] == "--help" || words[0] == "-h")) {
-    std::cout << submit_help;
+    if (root) std::cout << submit_help;
     return exit_ok;
   }
   const SubmitOptions o = parse_submit_arguments(words);
@@ -334,9 +320,12 @@ int submit_command(const std::vector<std::string>& words) {
   const std::string templates = templates_dir(program);
   const std::vector<std::vector<std::string>> sweep =
       o.sweep.empty() ? std::vector<std::vector<std::string>>{} : read_sweep(o.sweep);
-  const BatchJob job = plan_job(o, program, templates, sweep);
+  const BatchJob job = plan_job(o, program, templates, sweep, root);
   const std::string script = render_batch_script(
       read_file((fs::path(templates) / (job.template_name + ".sbatch")).string()), job);
+  // collective: every rank submit was started with times the trial run
+  if (o.estimate) estimate_command(estimate_options(o, job, started_at), environment);
+  if (!root) return exit_ok;
   if (o.dry_run) {
     std::cout << script;
     return exit_ok;

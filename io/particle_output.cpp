@@ -1,6 +1,7 @@
 #include "io/particle_output.hpp"
 
 #include "core/error.hpp"
+#include "io/detail/bond_cells.hpp"
 #include "io/detail/h5_fields.hpp"
 #include "io/detail/particle_arrays.hpp"
 #include "io/detail/text_format.hpp"
@@ -95,10 +96,32 @@ std::string particles_file_name(long step) {
   return name;
 }
 
+// The datasets `names` of `local`'s atoms at their rows.
+void write_columns(hid_t file, const AtomTable& local, const std::vector<std::string>& names,
+                   const detail::RowSlice& slice) {
+  const HostParticles& a = local.atoms;
+  for (const std::string& name : names) {
+    if (name == "id") {
+      detail::write_rows(file, name, H5T_STD_I64LE, H5T_NATIVE_INT64, 1, slice, a.id.data());
+    } else if (name == "type") {
+      detail::write_rows(file, name, H5T_STD_I32LE, H5T_NATIVE_INT, 1, slice, a.type.data());
+    } else if (name == "v") {
+      detail::write_rows(file, name, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 3, slice, a.v.data());
+    } else if (name == "image") {
+      detail::write_rows(file, name, H5T_STD_I32LE, H5T_NATIVE_INT, 3, slice, a.image.data());
+    } else {
+      const std::size_t q = std::find(local.extra_names.begin(), local.extra_names.end(), name) -
+                            local.extra_names.begin();
+      detail::write_rows(file, name, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 1, slice,
+                         local.extra[q].data());
+    }
+  }
+}
+
 std::string write_particles_file(const std::string& path, MPI_Comm comm, long step, double time,
                                  const ParticleBox& box, const AtomTable& local,
                                  const std::vector<std::string>& names,
-                                 const detail::RowSlice& slice) {
+                                 const detail::RowSlice& slice, const detail::BondCells& bonds) {
   try {
     detail::QuietH5Errors quiet;  // the failure is reported in the RunError instead
     H5Handle file = detail::create_file(path, comm);
@@ -108,29 +131,21 @@ std::string write_particles_file(const std::string& path, MPI_Comm comm, long st
     detail::write_attribute(file, "lo", box.lo);
     detail::write_attribute(file, "hi", box.hi);
     detail::write_attribute(file, "periodic", box.periodic);
-    const HostParticles& a = local.atoms;
-    detail::write_rows(file, "x", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 3, slice, a.x.data());
+    detail::write_rows(file, "x", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 3, slice,
+                       local.atoms.x.data());
     // The Polyvertex cells, one per atom: the XDMF 3 readers of ParaView draw
     // no cells from a topology without its connectivity.
-    std::vector<std::int64_t> cells(a.size());
+    std::vector<std::int64_t> cells(local.atoms.size());
     for (std::size_t i = 0; i < cells.size(); ++i) cells[i] = slice.offset + std::int64_t(i);
     detail::write_rows(file, "cells", H5T_STD_I64LE, H5T_NATIVE_INT64, 1, slice, cells.data());
-    for (const std::string& name : names) {
-      if (name == "id") {
-        detail::write_rows(file, name, H5T_STD_I64LE, H5T_NATIVE_INT64, 1, slice, a.id.data());
-      } else if (name == "type") {
-        detail::write_rows(file, name, H5T_STD_I32LE, H5T_NATIVE_INT, 1, slice, a.type.data());
-      } else if (name == "v") {
-        detail::write_rows(file, name, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 3, slice, a.v.data());
-      } else if (name == "image") {
-        detail::write_rows(file, name, H5T_STD_I32LE, H5T_NATIVE_INT, 3, slice, a.image.data());
-      } else {
-        const std::size_t q = std::find(local.extra_names.begin(), local.extra_names.end(), name) -
-                              local.extra_names.begin();
-        detail::write_rows(file, name, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 1, slice,
-                           local.extra[q].data());
-      }
+    if (bonds.slice.total > 0) {  // the Polyline cells of the bonds and their types
+      detail::write_attribute(file, "bonds", long(bonds.slice.total));
+      detail::write_rows(file, "bonds", H5T_STD_I64LE, H5T_NATIVE_INT64, 2, bonds.slice,
+                         bonds.rows.data());
+      detail::write_rows(file, "bond_type", H5T_STD_I32LE, H5T_NATIVE_INT, 1, bonds.slice,
+                         bonds.type.data());
     }
+    write_columns(file, local, names, slice);
     file.close(("close " + path).c_str());
   } catch (const std::exception& e) {
     return e.what();
@@ -145,11 +160,13 @@ bool scan_particles_file(const std::string& path, ParticleXdmfOutput::Entry& ent
     H5Handle file = detail::open_file(path, MPI_COMM_NULL);
     entry.time = detail::read_double_attribute(file, "time");
     entry.atoms = detail::read_long_attribute(file, "atoms");
+    entry.bonds =
+        detail::has_attribute(file, "bonds") ? detail::read_long_attribute(file, "bonds") : 0;
     entry.cells = false;
     for (const std::string& name : detail::dataset_names(file)) {
       if (name == "cells")
         entry.cells = true;
-      else if (name != "x")
+      else if (name != "x" && name != "bonds" && name != "bond_type")
         entry.names.push_back(name);
     }
     return true;
@@ -158,43 +175,61 @@ bool scan_particles_file(const std::string& path, ParticleXdmfOutput::Entry& ent
   }
 }
 
+// An HDF5 DataItem of the entry's file: `dims`, Int or Float of `precision` bytes.
+std::string data_item(const ParticleXdmfOutput::Entry& entry, const std::string& dataset,
+                      const std::string& dims, bool integer, int precision) {
+  return "<DataItem Dimensions=\"" + dims + "\" NumberType=\"" + (integer ? "Int" : "Float") +
+         "\" Precision=\"" + std::to_string(precision) + "\" Format=\"HDF\">" +
+         xml_escape(entry.file) + ":/" + xml_escape(dataset) + "</DataItem>";
+}
+
 // One XDMF attribute: its centre, type and width by dataset name.
 std::string xdmf_attribute(const ParticleXdmfOutput::Entry& entry, const std::string& name) {
   const bool vector = name == "v" || name == "image";
-  const bool integer = name == "id" || name == "type" || name == "image";
-  const std::string precision = name == "id" ? "8" : integer ? "4" : "8";
-  const std::string dims = std::to_string(entry.atoms) + (vector ? " 3" : "");
-  std::ostringstream xml;
-  xml << "        <Attribute Name=\"" << xml_escape(name) << "\" AttributeType=\""
-      << (vector ? "Vector" : "Scalar") << "\" Center=\"Node\">\n"
-      << "          <DataItem Dimensions=\"" << dims << "\" NumberType=\""
-      << (integer ? "Int" : "Float") << "\" Precision=\"" << precision << "\" Format=\"HDF\">"
-      << xml_escape(entry.file) << ":/" << xml_escape(name) << "</DataItem>\n"
-      << "        </Attribute>\n";
-  return xml.str();
+  const bool integer = name == "id" || name == "type" || name == "image" || name == "bond_type";
+  const bool bond = name == "bond_type";
+  const int precision = name == "id" || !integer ? 8 : 4;
+  const std::string dims = std::to_string(bond ? entry.bonds : entry.atoms) + (vector ? " 3" : "");
+  return "        <Attribute Name=\"" + xml_escape(name) + "\" AttributeType=\"" +
+         (vector ? "Vector" : "Scalar") + "\" Center=\"" + (bond ? "Cell" : "Node") +
+         "\">\n          " + data_item(entry, name, dims, integer, precision) +
+         "\n        </Attribute>\n";
+}
+
+// A uniform grid of the step: its time, `topology` (the <Topology> element)
+// and the atoms' positions.
+std::string grid_head(const ParticleXdmfOutput::Entry& entry, const std::string& name,
+                      const std::string& topology) {
+  return "      <Grid Name=\"" + name + std::to_string(entry.step) +
+         "\" GridType=\"Uniform\">\n        <Time Value=\"" + format_number(entry.time) + "\"/>\n" +
+         topology + "        <Geometry GeometryType=\"XYZ\">\n          " +
+         data_item(entry, "x", std::to_string(entry.atoms) + " 3", false, 8) +
+         "\n        </Geometry>\n";
 }
 
 std::string xdmf_grid(const ParticleXdmfOutput::Entry& entry) {
-  std::ostringstream xml;
-  xml << "      <Grid Name=\"step_" << entry.step << "\" GridType=\"Uniform\">\n"
-      << "        <Time Value=\"" << format_number(entry.time) << "\"/>\n"
-      << "        <Topology TopologyType=\"Polyvertex\" NumberOfElements=\"" << entry.atoms
-      << "\" NodesPerElement=\"1\"";
+  std::string topology = "        <Topology TopologyType=\"Polyvertex\" NumberOfElements=\"" +
+                         std::to_string(entry.atoms) + "\" NodesPerElement=\"1\"";
   if (entry.cells) {
-    xml << ">\n          <DataItem Dimensions=\"" << entry.atoms
-        << "\" NumberType=\"Int\" Precision=\"8\" Format=\"HDF\">" << xml_escape(entry.file)
-        << ":/cells</DataItem>\n        </Topology>\n";
+    topology += ">\n          " + data_item(entry, "cells", std::to_string(entry.atoms), true, 8) +
+                "\n        </Topology>\n";
   } else {  // a file of an earlier version, found when a series is rebuilt
-    xml << "/>\n";
+    topology += "/>\n";
   }
-  xml << "        <Geometry GeometryType=\"XYZ\">\n"
-      << "          <DataItem Dimensions=\"" << entry.atoms
-      << " 3\" NumberType=\"Float\" Precision=\"8\" Format=\"HDF\">" << xml_escape(entry.file)
-      << ":/x</DataItem>\n"
-      << "        </Geometry>\n";
-  for (const std::string& name : entry.names) xml << xdmf_attribute(entry, name);
-  xml << "      </Grid>\n";
-  return xml.str();
+  std::string xml = grid_head(entry, "step_", topology);
+  for (const std::string& name : entry.names) xml += xdmf_attribute(entry, name);
+  return xml + "      </Grid>\n";
+}
+
+// The bonds of a step: Polyline cells of 2 nodes on the atoms' positions.
+std::string xdmf_bond_grid(const ParticleXdmfOutput::Entry& entry) {
+  const std::string bonds = std::to_string(entry.bonds);
+  const std::string topology = "        <Topology TopologyType=\"Polyline\" NumberOfElements=\"" +
+                               bonds + "\" NodesPerElement=\"2\">\n          " +
+                               data_item(entry, "bonds", bonds + " 2", true, 8) +
+                               "\n        </Topology>\n";
+  return grid_head(entry, "bonds_", topology) + xdmf_attribute(entry, "bond_type") +
+         "      </Grid>\n";
 }
 
 }  // namespace
@@ -280,48 +315,60 @@ void ParticleXdmfOutput::write(long step, double time, const ParticleBox& box,
   const std::string path = out_dir_ + "/" + entry.file;
   const detail::RowSlice slice = detail::rank_offset_slice(comm_, std::int64_t(local.atoms.size()));
   entry.atoms = slice.total;
-
-  std::string error = root ? make_directory(out_dir_ + "/particles") : std::string();
+  std::string error;
+  const detail::BondCells bonds = detail::bond_cells(comm_, local.atoms, error);
+  entry.bonds = bonds.slice.total;
+  if (root && error.empty()) error = make_directory(out_dir_ + "/particles");
   if (root && error.empty()) {
-    // x, the cells and every column, counted as 8-byte values: an upper bound.
+    // x, the cells and every column, counted as 8-byte values, and 3 per
+    // bond: an upper bound.
     std::size_t values = 4 + entry.names.size();
     if (velocities) values += 2;
     if (images) values += 2;
-    error = detail::space_shortage(out_dir_ + "/particles", 8.0 * values * double(slice.total));
+    error = detail::space_shortage(
+        out_dir_ + "/particles", 8.0 * (values * double(slice.total) + 3.0 * double(entry.bonds)));
   }
   error = detail::first_error(comm_, error);
   if (error.empty()) {
-    error = detail::first_error(
-        comm_, write_particles_file(path, comm_, step, time, box, local, entry.names, slice));
+    error = detail::first_error(comm_, write_particles_file(path, comm_, step, time, box, local,
+                                                            entry.names, slice, bonds));
     if (!error.empty() && root) {
       std::error_code ignored;
       fs::remove(path, ignored);  // not left behind truncated
     }
   }
-  if (error.empty()) {
-    std::string mine;
-    if (root) {
-      // A rewritten step replaces its entry and every later one.
-      series_.erase(std::remove_if(series_.begin(), series_.end(),
-                                   [step](const Entry& e) { return e.step >= step; }),
-                    series_.end());
-      series_.push_back(std::move(entry));
-      try {
-        write_xdmf();
-      } catch (const std::exception& e) {
-        mine = e.what();
-      }
-    }
-    error = detail::first_error(comm_, mine);
-  }
+  if (error.empty())
+    error = detail::first_error(comm_, root ? add_to_series(std::move(entry)) : "");
   if (!error.empty()) throw RunError(path + ": cannot write particle output: " + error);
 }
 
+std::string ParticleXdmfOutput::add_to_series(Entry entry) {
+  // A rewritten step replaces its entry and every later one.
+  const long step = entry.step;
+  series_.erase(std::remove_if(series_.begin(), series_.end(),
+                               [step](const Entry& e) { return e.step >= step; }),
+                series_.end());
+  series_.push_back(std::move(entry));
+  try {
+    write_xdmf();
+  } catch (const std::exception& e) {
+    return e.what();
+  }
+  return {};
+}
+
+// Two temporal collections when the run has bonds: the atoms (Polyvertex) and
+// the bonds (Polyline); ParaView reads them as two blocks.
 void ParticleXdmfOutput::write_xdmf() const {
-  std::string grids;
-  for (const Entry& entry : series_) grids += xdmf_grid(entry);
-  const std::string error = detail::write_text_atomically(
-      out_dir_ + "/particles.xmf", detail::xdmf_time_series("particles", grids));
+  std::string atoms, bonds;
+  for (const Entry& entry : series_) {
+    atoms += xdmf_grid(entry);
+    if (entry.bonds > 0) bonds += xdmf_bond_grid(entry);
+  }
+  std::string collections = detail::xdmf_temporal_collection("particles", atoms);
+  if (!bonds.empty()) collections += detail::xdmf_temporal_collection("bonds", bonds);
+  const std::string error = detail::write_text_atomically(out_dir_ + "/particles.xmf",
+                                                          detail::xdmf_document(collections));
   if (!error.empty()) throw std::runtime_error(error);
 }
 

@@ -7,6 +7,11 @@
 // - XDMF + HDF5: `<out>/particles/particles_<step:08d>.h5` (global per-atom
 //   arrays at rank offsets) and `<out>/particles.xmf`, a temporal collection
 //   of Polyvertex grids that ParaView and VisIt open as one animated dataset.
+//   A molecular run's bonds are a second temporal collection of Polyline grids
+//   (2 nodes a cell: the rows of the bonded atoms in that step's arrays, from
+//   /bonds, with /bond_type per cell); ParaView shows atoms and bonds as two
+//   blocks. Positions are wrapped into a periodic box, so a bond across its
+//   boundary is drawn as a line through the box.
 #pragma once
 
 #include "core/particle_solver.hpp"
@@ -35,8 +40,8 @@ class ParticleXdmfOutput {
   ParticleXdmfOutput(std::string out_dir, MPI_Comm comm, long first_step = 0);
 
   // Collective. Writes the particles file (id, type, x always; v when
-  // `velocities`, image when `images`, and every extra column of `local`),
-  // then rewrites particles.xmf atomically.
+  // `velocities`, image when `images`, every extra column of `local`, and the
+  // bonds of local.atoms.topology), then rewrites particles.xmf atomically.
   void write(long step, double time, const ParticleBox& box, const AtomTable& local,
              bool velocities, bool images);
 
@@ -44,12 +49,16 @@ class ParticleXdmfOutput {
     long step = 0;
     double time = 0.0;
     long long atoms = 0;
+    long long bonds = 0;             // Polyline cells in /bonds (molecular runs)
     std::string file;                // relative to out_dir
     std::vector<std::string> names;  // datasets besides x and cells
     bool cells = true;               // the file has the connectivity /cells
   };
 
  private:
+  // On rank 0: records the written step and rewrites particles.xmf; returns
+  // "" or what failed.
+  std::string add_to_series(Entry entry);
   void write_xdmf() const;
 
   std::string out_dir_;

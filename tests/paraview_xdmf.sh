@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # ParaView opens what cloudburst writes: runs a 2-D weather case, a 3-D CFD
-# case, an LJ MD case and a charged MD case (short, with field or particle
+# case, an LJ MD case, a charged MD case and, where lammps-examples is
+# installed, SPC/E water with bonds on 2 ranks (short, with field or particle
 # output every step or two), then validation/paraview/check_xdmf.py under
 # pvbatch checks each .xmf in ParaView's three XDMF readers against the HDF5
 # datasets and renders one picture per kind into the output directory.
@@ -23,7 +24,7 @@ cases="$source/cases"
 run() {
   local name="$1"
   shift
-  "$exe" run "$@" --output-dir "$work/$name" >"$work/$name.log" 2>&1 || {
+  ${launch:-} "$exe" run "$@" --output-dir "$work/$name" >"$work/$name.log" 2>&1 || {
     cat "$work/$name.log"
     exit 1
   }
@@ -34,9 +35,19 @@ run cfd_3d "$cases/cfd/taylor_green.toml" --set run.steps=2 --set output.every_s
   --set 'grid.cells=[8,8,8]'
 run md_lj "$cases/md/lj_melt.toml" --set run.steps=20 --set output.every_steps=10
 run md_salt "$cases/md/salt_coul_cut.toml" --set run.steps=4 --set output.every_steps=2
+entries="weather_2d/fields.xmf:grid cfd_3d/fields.xmf:grid md_lj/particles.xmf:particles
+  md_salt/particles.xmf:particles"
+# Molecules: SPC/E water with 2048 bonds, on 2 ranks so that bonds join atoms
+# of both ranks' rows.
+water=/usr/share/lammps/examples/HEAT/data.spce
+if [[ -f $water ]] && command -v mpiexec >/dev/null; then
+  launch="mpiexec -n 2" run md_water "$source/validation/paraview/water_bonds.toml"
+  entries="$entries md_water/particles.xmf:particles"
+else
+  echo "paraview_xdmf: no bonds checked ($water or mpiexec is missing)"
+fi
 status=0
-for entry in weather_2d/fields.xmf:grid cfd_3d/fields.xmf:grid md_lj/particles.xmf:particles \
-  md_salt/particles.xmf:particles; do
+for entry in $entries; do
   xmf="$work/${entry%%:*}" kind="${entry##*:}"
   echo "== $xmf ($kind)"
   pvbatch "$source/validation/paraview/check_xdmf.py" "$xmf" "$kind" \

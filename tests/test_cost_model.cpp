@@ -1,12 +1,14 @@
 // The checkpoint/restart cost model of `cloudburst estimate` (core/cost_model.hpp)
-// on values worked by hand.
+// and its strong-scaling model (core/scaling_model.hpp) on values worked by hand.
 #include "core/cost_model.hpp"
+#include "core/scaling_model.hpp"
 
 #include <catch2/catch_test_macros.hpp>
 #include <catch2/matchers/catch_matchers_floating_point.hpp>
 
 #include <cmath>
 #include <limits>
+#include <vector>
 
 using Catch::Matchers::WithinRel;
 namespace cost = cb::cost;
@@ -67,4 +69,37 @@ TEST_CASE("job interruption rate and price", "[cost]") {
   CHECK(std::isinf(cost::job_mtbi_seconds(0.0, 4)));
   // 90 min on 4 nodes at 2.50 per node-hour: 1.5 * 4 * 2.5 = 15
   CHECK_THAT(cost::cost(5400.0, 4, 2.5), WithinRel(15.0, 1e-12));
+}
+
+TEST_CASE("strong scaling: halo fit and time per step on N ranks", "[cost][scaling]") {
+  // 10^6 cells in 3-D: s(P) = (10^6 / P)^(2/3); s(64) = 25^2 = 625.
+  CHECK_THAT(cost::face_cells(1e6, 3, 64), WithinRel(625.0, 1e-12));
+  CHECK_THAT(cost::face_cells(1e4, 2, 4), WithinRel(50.0, 1e-12));
+  CHECK(cost::face_cells(1e4, 1, 4) == 1.0);
+  // Halo times made with alpha = 1 ms and beta = 1 us per face cell, compute
+  // 1 s per step on one rank divided ideally.
+  const double s2 = std::pow(5e5, 2.0 / 3.0), s4 = std::pow(2.5e5, 2.0 / 3.0);
+  const std::vector<cost::ScalingPoint> points = {{1, 1.0002, 0.0002},
+                                                  {2, 0.5 + 1e-3 + 1e-6 * s2, 1e-3 + 1e-6 * s2},
+                                                  {4, 0.25 + 1e-3 + 1e-6 * s4, 1e-3 + 1e-6 * s4}};
+  const cost::HaloModel model = cost::fit_halo(points, 1e6, 3);
+  CHECK_THAT(model.latency, WithinRel(1e-3, 1e-9));
+  CHECK_THAT(model.per_face_cell, WithinRel(1e-6, 1e-9));
+  // t(64) = 0.25 * 4 / 64 + 0.001 + 1e-6 * 625 = 0.015625 + 0.001625
+  CHECK_THAT(cost::scaled_step_seconds(points, model, 1e6, 3, 64), WithinRel(0.01725, 1e-9));
+  // on one rank: the compute alone, no halo
+  CHECK_THAT(cost::scaled_step_seconds(points, model, 1e6, 3, 1), WithinRel(1.0, 1e-12));
+  // one point with P >= 2: the line through the origin
+  const cost::HaloModel one = cost::fit_halo({points[0], points[1]}, 1e6, 3);
+  CHECK(one.latency == 0.0);
+  CHECK_THAT(one.per_face_cell, WithinRel((1e-3 + 1e-6 * s2) / s2, 1e-12));
+  // no point with P >= 2: no halo cost, and one rank's step is all compute
+  const cost::HaloModel none = cost::fit_halo({points[0]}, 1e6, 3);
+  CHECK(none.latency == 0.0);
+  CHECK(none.per_face_cell == 0.0);
+  CHECK_THAT(cost::scaled_step_seconds({points[0]}, none, 1e6, 3, 4), WithinRel(0.25005, 1e-12));
+  // a halo that grows with P (faster per face cell is not physical): the mean
+  const cost::HaloModel flat = cost::fit_halo({{2, 1.0, 0.01}, {4, 1.0, 0.02}}, 1e6, 3);
+  CHECK_THAT(flat.latency, WithinRel(0.015, 1e-12));
+  CHECK(flat.per_face_cell == 0.0);
 }

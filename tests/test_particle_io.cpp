@@ -1,6 +1,7 @@
 // Particle I/O with a stand-in solver: HDF5 particle checkpoints written and
 // read back bit for bit on the same and on other rank counts, LAMMPS text
-// dumps, XDMF particle output and the output cadences of ParticleRunOutput.
+// dumps, XDMF particle output (with bonds) and the output cadences of
+// ParticleRunOutput.
 // Runs at 1, 2 and 4 ranks; other rank counts come from split communicators.
 #include "core/error.hpp"
 #include "fake_particle_solver.hpp"
@@ -19,6 +20,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -253,6 +255,61 @@ TEST_CASE("XDMF particle output: Polyvertex series, global arrays, restart", "[p
     CHECK_THAT(text, ContainsSubstring("Name=\"step_15\""));
     CHECK(text.find("Name=\"step_20\"") == std::string::npos);
     CHECK_THAT(text, ContainsSubstring("particles/particles_00000015.h5:/image"));
+  }
+}
+
+TEST_CASE("XDMF particle output: bonds as Polyline cells on the bonded atoms' rows",
+          "[particles][topology]") {
+  // The chain's bond (i + 1, i) is held by the owner of atom i + 1: on 2 and 4
+  // ranks every bond joins atoms of two ranks.
+  TempDir tmp;
+  const cb::Topology topology = cb::test::chain_topology(31);
+  FakeParticleSolver solver(MPI_COMM_WORLD, 31);
+  solver.set_topology(topology);
+  {
+    cb::io::ParticleXdmfOutput output(tmp.path(), MPI_COMM_WORLD);
+    for (long step : {0L, 10L})
+      output.write(step, 0.5 * step, solver.box(), cb::io::owned_atom_table(solver, {}), false,
+                   false);
+  }
+  const cb::TermList& bonds = topology.of(cb::TermKind::bond);
+  const std::string file = tmp.path() + "/particles/particles_00000010.h5";
+  const std::string xmf = tmp.path() + "/particles.xmf";
+  if (world_rank() == 0) {
+    const std::vector<double> ids = cb::test::read_field(file, "/id");
+    const std::vector<double> rows = cb::test::read_field(file, "/bonds");
+    const std::vector<double> types = cb::test::read_field(file, "/bond_type");
+    REQUIRE(rows.size() == 2 * bonds.size());
+    REQUIRE(types.size() == bonds.size());
+    std::multiset<std::vector<long>> written, expected;  // (type, id, id) per bond
+    for (std::size_t n = 0; n < bonds.size(); ++n) {
+      written.insert({long(types[n]), long(ids.at(std::size_t(rows[2 * n]))),
+                      long(ids.at(std::size_t(rows[2 * n + 1])))});
+      expected.insert({bonds.type[n], long(bonds.atoms[2 * n]), long(bonds.atoms[2 * n + 1])});
+    }
+    CHECK(written == expected);
+    const std::string text = text_of(xmf);
+    CHECK_THAT(text, ContainsSubstring("<Grid Name=\"bonds\" GridType=\"Collection\" "
+                                       "CollectionType=\"Temporal\">"));
+    CHECK_THAT(text, ContainsSubstring("<Topology TopologyType=\"Polyline\" "
+                                       "NumberOfElements=\"30\" NodesPerElement=\"2\">"));
+    CHECK_THAT(text, ContainsSubstring("particles/particles_00000010.h5:/bonds</DataItem>"));
+    CHECK_THAT(text, ContainsSubstring("<Attribute Name=\"bond_type\" AttributeType=\"Scalar\" "
+                                       "Center=\"Cell\">"));
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+  {  // resumed at step 10 without bonds: the series rebuilt from the files keeps theirs
+    FakeParticleSolver atoms_only(MPI_COMM_WORLD, 31);
+    cb::io::ParticleXdmfOutput resumed(tmp.path(), MPI_COMM_WORLD, 10);
+    resumed.write(15, 7.5, atoms_only.box(), cb::io::owned_atom_table(atoms_only, {}), false,
+                  false);
+  }
+  if (world_rank() == 0) {
+    const std::string text = text_of(xmf);
+    CHECK_THAT(text, ContainsSubstring("Name=\"bonds_0\""));
+    CHECK_THAT(text, ContainsSubstring("Name=\"bonds_10\""));
+    CHECK(text.find("Name=\"bonds_15\"") == std::string::npos);
+    CHECK(text.find("bond_type\" AttributeType=\"Scalar\" Center=\"Node") == std::string::npos);
   }
 }
 

@@ -57,13 +57,23 @@ inline long step_in_file_name(const std::string& name, const std::string& prefix
   return numeric ? std::stol(digits) : -1;
 }
 
-// An XDMF 3 document holding a temporal collection `name` of the `grids` (the
-// <Grid> elements of the time steps), as ParaView and VisIt open it.
-inline std::string xdmf_time_series(const std::string& name, const std::string& grids) {
+// A temporal collection `name` of the `grids` (the <Grid> elements of the time
+// steps).
+inline std::string xdmf_temporal_collection(const std::string& name, const std::string& grids) {
+  return "    <Grid Name=\"" + name + "\" GridType=\"Collection\" CollectionType=\"Temporal\">\n" +
+         grids + "    </Grid>\n";
+}
+
+// An XDMF 3 document whose domain holds `grids`, as ParaView and VisIt open it.
+inline std::string xdmf_document(const std::string& grids) {
   return "<?xml version=\"1.0\" ?>\n<!DOCTYPE Xdmf SYSTEM \"Xdmf.dtd\" []>\n"
-         "<Xdmf Version=\"3.0\">\n  <Domain>\n    <Grid Name=\"" +
-         name + "\" GridType=\"Collection\" CollectionType=\"Temporal\">\n" + grids +
-         "    </Grid>\n  </Domain>\n</Xdmf>\n";
+         "<Xdmf Version=\"3.0\">\n  <Domain>\n" +
+         grids + "  </Domain>\n</Xdmf>\n";
+}
+
+// An XDMF 3 document holding one temporal collection `name` of the `grids`.
+inline std::string xdmf_time_series(const std::string& name, const std::string& grids) {
+  return xdmf_document(xdmf_temporal_collection(name, grids));
 }
 
 // Writes `text` to `path` through `path`.tmp and a rename, so a reader never

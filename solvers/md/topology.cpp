@@ -1,24 +1,12 @@
 #include "solvers/md/topology.hpp"
 
+#include "core/mpi_gather.hpp"
+
 #include <algorithm>
 #include <unordered_map>
 
 namespace cb::md {
 namespace {
-
-// Collective: every rank's `mine` concatenated in rank order.
-template <class T>
-std::vector<T> allgather(const std::vector<T>& mine, MPI_Datatype type, MPI_Comm comm) {
-  int ranks = 1;
-  MPI_Comm_size(comm, &ranks);
-  const int count = static_cast<int>(mine.size());
-  std::vector<int> counts(ranks), offsets(ranks, 0);
-  MPI_Allgather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, comm);
-  for (int r = 1; r < ranks; ++r) offsets[r] = offsets[r - 1] + counts[r - 1];
-  std::vector<T> all(offsets.back() + counts.back());
-  MPI_Allgatherv(mine.data(), count, type, all.data(), counts.data(), offsets.data(), type, comm);
-  return all;
-}
 
 using Neighbors = std::unordered_map<std::int64_t, std::vector<std::int64_t>>;
 

@@ -1,7 +1,9 @@
 # Opens a cloudburst XDMF file in each of ParaView's readers for .xmf and
 # checks what ParaView sees against the HDF5 datasets (read with h5py): the
 # time steps, cell and point counts, array names, shapes and values at every
-# step; then renders the last step off-screen to a PNG.
+# step, and for a molecular run the bonds block (one Polyline cell per bond on
+# the bonded atoms' rows, bond_type per cell); then renders the last step
+# off-screen to a PNG.
 #
 # Usage (under xvfb-run): pvbatch check_xdmf.py FILE.xmf grid|particles OUT.png
 # Prints one line per reader and step; exits 1 on the first disagreement.
@@ -26,10 +28,14 @@ def fail(message):
     sys.exit(1)
 
 
-def steps_of(xmf):
-    """(time, {attribute: (file, dataset)}, file of x or None) per uniform grid."""
+def steps_of(xmf, collection=0):
+    """(time, {attribute: (file, dataset)}) per uniform grid of the domain's
+    `collection`-th temporal collection (particles: 0 atoms, 1 bonds)."""
+    collections = ET.parse(xmf).getroot().find("Domain").findall("Grid")
+    if collection >= len(collections):
+        return []
     steps = []
-    for grid in ET.parse(xmf).getroot().iter("Grid"):
+    for grid in collections[collection].findall("Grid"):
         if grid.get("GridType") != "Uniform":
             continue
         time = float(grid.find("Time").get("Value"))
@@ -37,8 +43,42 @@ def steps_of(xmf):
         for attribute in grid.findall("Attribute"):
             file, dataset = attribute.find("DataItem").text.strip().split(":")
             arrays[attribute.get("Name")] = (os.path.join(base, file), dataset)
+        topology = grid.find("Topology").find("DataItem")
+        if topology is not None and grid.find("Topology").get("TopologyType") == "Polyline":
+            file, dataset = topology.text.strip().split(":")
+            arrays["connectivity"] = (os.path.join(base, file), dataset)
         steps.append((time, arrays))
     return steps
+
+
+def leaves(data):
+    """The datasets of a composite (atoms, then bonds), or [data]."""
+    if not data.IsA("vtkCompositeDataSet"):
+        return [data]
+    found = []
+    iterator = data.NewIterator()
+    iterator.InitTraversal()
+    while not iterator.IsDoneWithTraversal():
+        found.append(iterator.GetCurrentDataObject())
+        iterator.GoToNextItem()
+    return found
+
+
+def check_bonds(reader_name, data, arrays, atoms):
+    """The Polyline block: a cell per bond on the bonded atoms' rows, bond_type per cell."""
+    connectivity = expected(arrays, "connectivity")
+    if data.GetNumberOfCells() != connectivity.shape[0] or data.GetNumberOfPoints() != atoms:
+        fail("%s: bonds block has %d cells and %d points for %d bonds and %d atoms" %
+             (reader_name, data.GetNumberOfCells(), data.GetNumberOfPoints(),
+              connectivity.shape[0], atoms))
+    seen = np.array([[data.GetCell(c).GetPointId(k) for k in range(data.GetCell(c).GetNumberOfPoints())]
+                     for c in range(data.GetNumberOfCells())])
+    if not np.array_equal(seen, connectivity):
+        fail("%s: the bond cells differ from the HDF5 connectivity" % reader_name)
+    types = dsa.WrapDataObject(data).CellData["bond_type"]
+    if not np.array_equal(np.asarray(types).ravel(), expected(arrays, "bond_type").ravel()):
+        fail("%s: bond_type differs from the HDF5 dataset" % reader_name)
+    return data.GetNumberOfCells()
 
 
 def expected(arrays, name):
@@ -69,9 +109,19 @@ def check_step(reader_name, data, arrays):
     return data.GetNumberOfPoints(), data.GetNumberOfCells()
 
 
+def bonded_ids(data, ids):
+    """The bonds as a set of (id, id) of the atoms they join."""
+    return set((int(ids[data.GetCell(c).GetPointId(0)]), int(ids[data.GetCell(c).GetPointId(1)]))
+               for c in range(data.GetNumberOfCells()))
+
+
+bonded_ids_first = {}
 steps = steps_of(path)
 if not steps:
     fail("no uniform grids in " + path)
+bond_steps = steps_of(path, 1) if kind == "particles" else []
+if bond_steps and [t for t, _ in bond_steps] != [t for t, _ in steps]:
+    fail("the bonds' time steps differ from the atoms'")
 for reader_name, make in (("Xdmf3ReaderS", Xdmf3ReaderS), ("Xdmf3ReaderT", Xdmf3ReaderT),
                           ("XDMFReader", XDMFReader)):
     try:  # the XDMF 3 readers take FileName, the legacy one FileNames
@@ -81,12 +131,22 @@ for reader_name, make in (("Xdmf3ReaderS", Xdmf3ReaderS), ("Xdmf3ReaderT", Xdmf3
     times = list(reader.TimestepValues) if reader.TimestepValues else [0.0]
     if len(times) != len(steps):
         fail("%s: %d time steps, the file %d" % (reader_name, len(times), len(steps)))
-    for time, arrays in steps:
+    for n, (time, arrays) in enumerate(steps):
         reader.UpdatePipeline(time)
-        data = dsa.WrapDataObject(servermanager.Fetch(reader))
-        points, cells = check_step(reader_name, data, arrays)
-        print("%s t = %g: %d points, %d cells, arrays %s agree" %
-              (reader_name, time, points, cells, ",".join(sorted(arrays))))
+        blocks = leaves(servermanager.Fetch(reader))
+        if len(blocks) != (2 if bond_steps else 1):
+            fail("%s: %d blocks at t = %g" % (reader_name, len(blocks), time))
+        atoms = dsa.WrapDataObject(blocks[0])
+        points, cells = check_step(reader_name, atoms, arrays)
+        bonds = check_bonds(reader_name, blocks[1], bond_steps[n][1], points) if bond_steps else 0
+        if bond_steps:
+            # the rows change from step to step, the bonded atoms' ids do not
+            joined = bonded_ids(blocks[1], np.asarray(atoms.PointData["id"]))
+            if joined != bonded_ids_first.setdefault(reader_name, joined):
+                fail("%s: at t = %g the bonds join other atoms than at t = %g" %
+                     (reader_name, time, steps[0][0]))
+        print("%s t = %g: %d points, %d cells, %d bond cells, arrays %s agree" %
+              (reader_name, time, points, cells, bonds, ",".join(sorted(arrays))))
 
 # One picture of the last step in the default reader, coloured by the first array.
 reader = OpenDataFile(path)
@@ -97,7 +157,8 @@ display = Show(reader, view)
 first = sorted(steps[-1][1])[0]
 ColorBy(display, ("POINTS" if kind == "particles" else "CELLS", first))
 if kind == "particles":
-    display.SetRepresentationType("Points")
+    # Surface draws the vertices as points and the bonds as lines
+    display.SetRepresentationType("Surface" if bond_steps else "Points")
     display.PointSize = 3
 else:
     display.SetRepresentationType("Surface")

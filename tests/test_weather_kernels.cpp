@@ -2,10 +2,12 @@
 // computed by hand from docs/solvers/weather.md §1-2: interpolation and third
 // differences of cell averages of polynomials, hyperviscosity, the equation
 // of state, Euler, hyperviscous and diffusive face fluxes, wall faces, cell
-// tendencies and the stage update. The kernels run on the default execution
+// tendencies and the stage update, the Smagorinsky eddy viscosity and the tracer diffusive flux.
+// The kernels run on the default execution
 // space (tests/device_eval.hpp), so that an OpenMP or GPU build checks the
 // device code.
 #include "device_eval.hpp"
+#include "kernels/weather/diffusion.hpp"
 #include "kernels/weather/tendency.hpp"
 #include "kernels/weather/tracer.hpp"
 
@@ -138,7 +140,7 @@ TEST_CASE("a resting hydrostatic atmosphere has no face flux", "[weather][kernel
   // horizontal ones all but the pressure p(330) on the normal momentum.
   const Stencil rest{};
   const CellBackground cell{1.1, 330};
-  const FluxParams p{-0.1, 100, 75, 75};
+  const FluxParams p{-0.1, 100, 75, 75, 0};
   for (int axis = 0; axis < 3; ++axis) {
     const FaceBackground face{1.1, 330, axis == 2 ? pressure(real(330)) : real(0)};
     const Vars r =
@@ -160,7 +162,7 @@ TEST_CASE("the face flux of a linear state, with and without diffusion", "[weath
     q[c] = Vars{real(0.2), real(1.2 * (2 * c - 1)), 0, real(1.2 * (308 + 2 * c) - 300), 0};
   const FaceBackground face{1, 300, 0};
   const CellBackground cell{1, 300};
-  const FluxParams inviscid{-0.1, 100, 0, 0}, viscous{-0.1, 100, 75, 50};
+  const FluxParams inviscid{-0.1, 100, 0, 0, 0}, viscous{-0.1, 100, 75, 50, 0};
   const Vars plain =
       on_device(KOKKOS_LAMBDA() { return face_flux(q, face, cell, cell, 0, false, inviscid); });
   check_vars(plain, {2.4, 4.8 + pressure_by_hand(1.2 * 311), 0, 2.4 * 311, 0}, 1e5);
@@ -190,7 +192,7 @@ TEST_CASE("no mass, and no diffusion, crosses a wall face", "[weather][kernels]"
   }
   const FaceBackground face{1, 300, 2000};
   const CellBackground cell{1, 300};
-  const FluxParams p{-0.5, 10, 75, 75};
+  const FluxParams p{-0.5, 10, 75, 75, 0};
   const Vars wall =
       on_device(KOKKOS_LAMBDA() { return face_flux(q, face, cell, cell, 2, true, p); });
   CHECK(wall[dens] == 0);
@@ -280,4 +282,53 @@ TEST_CASE("moist equation of state and water loading", "[weather][kernels][moist
   const double rho = moist_dry_density(0.9, 300, 0.01);
   CHECK(pressure(rho * 300 * (1 + 461.5 / 287 * 0.01)) ==
         Approx(1e5 * std::pow(0.9, 1004.0 / 287)).epsilon(1e-13));
+}
+
+TEST_CASE("Smagorinsky: no eddy viscosity without deformation, (Cs Delta)^2 |S| in a shear",
+          "[weather][kernels][diffusion]") {
+  // Delta = (dx dy dz)^(1/3) in 3-D, (dx dz)^(1/2) in 2-D.
+  CHECK(filter_length(100, 200, 50, true) == Approx(100).epsilon(1e-15));
+  CHECK(filter_length(100, 1, 25, false) == Approx(50).epsilon(1e-15));
+  // Centred differences of the cells beside one: exact for a linear velocity.
+  const Vars d = on_device(KOKKOS_LAMBDA() {
+    return Vars{centred_difference(real(2), real(6), real(50)), 0, 0, 0, 0};
+  });
+  CHECK(double(d[0]) == Approx(0.04).epsilon(tol));
+  const real cs = real(0.18), delta = 100, k_max = 1e6;
+  // Uniform flow (any solid-body translation): zero gradient. Solid-body rotation in x-z,
+  // u = -omega z, w = omega x: an antisymmetric gradient, no strain.
+  VelocityGradient uniform{}, rotation{}, shear{}, strong{};
+  for (int a = 0; a < 3; ++a)
+    for (int b = 0; b < 3; ++b) uniform[a][b] = rotation[a][b] = shear[a][b] = strong[a][b] = 0;
+  rotation[2][0] = real(-0.01);  // d u / d z
+  rotation[0][2] = real(0.01);   // d w / d x
+  // Pure shear u = s z, s = 0.02 /s: |S| = s, K = (Cs Delta)^2 s = 6.48 m^2/s.
+  shear[2][0] = real(0.02);
+  strong[2][0] = real(1e6);
+  const Vars k = on_device(KOKKOS_LAMBDA() {
+    return Vars{smagorinsky_viscosity(cs, delta, deformation(uniform), k_max),
+                smagorinsky_viscosity(cs, delta, deformation(rotation), k_max), deformation(shear),
+                smagorinsky_viscosity(cs, delta, deformation(shear), k_max),
+                smagorinsky_viscosity(cs, delta, deformation(strong), k_max)};
+  });
+  CHECK(k[0] == real(0));
+  CHECK(k[1] == real(0));
+  CHECK(double(k[2]) == Approx(0.02).epsilon(tol));
+  CHECK(double(k[3]) == Approx(0.18 * 100 * 0.18 * 100 * 0.02).epsilon(10 * tol));
+  CHECK(k[4] == k_max);  // clipped to the stability bound
+  CHECK(diffusion_k_limit(100, 2) == Approx(1250).epsilon(1e-15));
+  CHECK(face_viscosity(2, 4) == 3);
+}
+
+TEST_CASE("tracer diffusive flux: -rho K d(q - q_bar)/dn", "[weather][kernels][diffusion]") {
+  // q 0.010 | 0.012 across h = 100 m, rho 1.1, K = 50: -1.1 50 0.002 / 100 = -1.1e-3; about a
+  // background with the same step the perturbation is uniform: no flux.
+  const Vars f = on_device(KOKKOS_LAMBDA() {
+    return Vars{tracer_diffusive_flux(real(0.010), real(0.012), 0, 0, real(1.1), 50, 100),
+                tracer_diffusive_flux(real(0.010), real(0.012), real(0.009), real(0.011), real(1.1),
+                                      50, 100),
+                0, 0, 0};
+  });
+  CHECK(double(f[0]) == Approx(-1.1e-3).epsilon(1e-12));
+  CHECK(std::abs(double(f[1])) < 1e-17);
 }

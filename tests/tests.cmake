@@ -71,7 +71,11 @@ cloudburst_test(test_weather_runs SOURCES test_weather_runs.cpp cli_runner.cpp g
 # moist runs: water conservation, positivity, dry fields unchanged, bad moisture input
 cloudburst_test(test_weather_moist SOURCES test_weather_moist.cpp cli_runner.cpp
   LIBS cloudburst::weather RANKS 1 LABELS "solver;weather;moist")
-foreach(t test_weather test_weather_runs test_weather_moist)
+# turbulent diffusion: the exact spreading Gaussian, Smagorinsky's K, ranks, restarts, bad input
+cloudburst_test(test_weather_diffusion SOURCES test_weather_diffusion.cpp cli_runner.cpp
+  grid_runs.cpp LIBS cloudburst::weather cloudburst_hdf5 RANKS 1
+  LABELS "solver;weather;validation;cli;mpi;restart")
+foreach(t test_weather test_weather_runs test_weather_moist test_weather_diffusion)
   add_dependencies(${t} cloudburst)
 endforeach()
 

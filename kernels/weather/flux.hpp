@@ -30,10 +30,11 @@ struct CellBackground {
 };
 
 struct FluxParams {
-  real hv;           // hyperviscosity coefficient of the stage (see hyperviscosity)
-  real h;            // spacing along the sweep
-  real viscosity;    // m^2/s on the velocity (0: none)
-  real diffusivity;  // m^2/s on theta' (0: none)
+  real hv;                  // hyperviscosity coefficient of the stage (see hyperviscosity)
+  real h;                   // spacing along the sweep
+  real viscosity;           // m^2/s on the velocity (0: none)
+  real diffusivity;         // m^2/s on theta' (0: none)
+  real tracer_diffusivity;  // m^2/s on the moist tracers (0: none; kernels/weather/diffusion.hpp)
 };
 
 // Face state: total density, velocity (x, y, z), total theta, pressure less

@@ -1,8 +1,11 @@
 #include "solvers/weather/params.hpp"
 
 #include "io/run_params.hpp"
+#include "kernels/weather/diffusion.hpp"
 
 #include <algorithm>
+#include <limits>
+#include <optional>
 
 namespace cb::weather {
 namespace {
@@ -73,7 +76,54 @@ void read_moisture(io::CaseFile& file, Moisture& m) {
   m.bubble_cloud = file.get<double>("weather", "bubble_cloud", 0.0, io::Bounds::closed(0.0, 0.05));
 }
 
+// [weather] diffusion and its keys; the Straka keys viscosity and diffusivity belong to
+// diffusion = "none" (the case default), diffusion_k to "constant", smagorinsky_cs to
+// "smagorinsky".
+void read_diffusion(io::CaseFile& file, Params& p, const CaseDefaults& d) {
+  const std::vector<std::string> schemes = {"none", "constant", "smagorinsky"};
+  const std::string scheme = file.choice("weather", "diffusion", schemes, std::string("none"));
+  Turbulence& t = p.turbulence;
+  t.scheme =
+      static_cast<Diffusion>(std::find(schemes.begin(), schemes.end(), scheme) - schemes.begin());
+  const auto refuse = [&](const char* key, const std::string& why) {
+    if (file.has("weather", key)) file.fail("weather", key, std::string("[weather] ") + key + why);
+  };
+  if (t.scheme != Diffusion::constant) refuse("diffusion_k", ": needs diffusion = \"constant\"");
+  if (!t.smagorinsky()) refuse("smagorinsky_cs", ": needs diffusion = \"smagorinsky\"");
+  if (t.scheme == Diffusion::none) {
+    refuse("prandtl", ": needs diffusion = \"constant\" or \"smagorinsky\"");
+    p.viscosity = file.get<double>("weather", "viscosity", d.viscosity, io::Bounds::non_negative());
+    p.diffusivity =
+        file.get<double>("weather", "diffusivity", d.viscosity, io::Bounds::non_negative());
+    return;
+  }
+  for (const char* key : {"viscosity", "diffusivity"})
+    refuse(key, ": not with diffusion = \"" + scheme + "\" (use diffusion_k and prandtl)");
+  t.prandtl = file.get<double>("weather", "prandtl", 1.0, io::Bounds::closed(0.1, 10.0));
+  if (t.smagorinsky()) {
+    t.cs = file.get<double>("weather", "smagorinsky_cs", 0.18, io::Bounds::open_closed(0.0, 1.0));
+    return;
+  }
+  t.k = file.require<double>("weather", "diffusion_k", io::Bounds::positive());
+  p.viscosity = t.k;
+  p.diffusivity = p.tracer_diffusivity = t.k / t.prandtl;
+}
+
+// The longest dt that keeps the run's constant diffusion stable, K dt / h^2 <= 1/4 per
+// directional step (keeps the three-stage RK well inside its stability interval on the real
+// axis); infinite without one.
+double diffusion_dt_limit(const Params& p) {
+  const double nu = std::max({p.viscosity, p.diffusivity, p.tracer_diffusivity});
+  return nu > 0.0 ? kernels::weather::diffusion_k_limit(min_spacing(p), 1.0) / nu
+                  : std::numeric_limits<double>::infinity();
+}
+
 }  // namespace
+
+double min_spacing(const Params& p) {
+  double h = std::min(p.geometry.spacing(0), p.geometry.spacing(2));
+  return p.three_d() ? std::min(h, p.geometry.spacing(1)) : h;
+}
 
 Params read_params(io::CaseFile& file) {
   Params p;
@@ -85,10 +135,15 @@ Params read_params(io::CaseFile& file) {
   p.cfl = io::read_cfl(file, 1.5, io::Bounds::open_closed(0.0, 2.0));
   p.max_speed = file.get<double>("weather", "max_speed", 450.0, io::Bounds::positive());
   p.hv_beta = file.get<double>("weather", "hv_beta", 0.05, io::Bounds::closed(0.0, 1.0));
-  p.viscosity = file.get<double>("weather", "viscosity", d.viscosity, io::Bounds::non_negative());
-  p.diffusivity =
-      file.get<double>("weather", "diffusivity", d.viscosity, io::Bounds::non_negative());
+  read_diffusion(file, p, d);
   read_moisture(file, p.moisture);
+  // A fixed dt must keep the explicit diffusion stable (Smagorinsky's K is clipped instead).
+  const std::optional<double> dt = file.find<double>("time", "dt", io::Bounds::positive());
+  if (p.turbulence.scheme == Diffusion::constant && dt && *dt > diffusion_dt_limit(p)) {
+    file.fail("time", "dt",
+              "[time] dt: above the diffusion limit K dt / h^2 <= 1/4 (dt <= " +
+                  std::to_string(diffusion_dt_limit(p)) + " s)");
+  }
   if (p.kind == Case::bryan_fritsch && !p.moisture.dynamics)
     file.fail("weather", "moisture",
               "[weather] moisture: case bryan_fritsch needs moisture = true and water_dynamics");
@@ -96,13 +151,9 @@ Params read_params(io::CaseFile& file) {
 }
 
 double stable_dt(const Params& p) {
-  double h = std::min(p.geometry.spacing(0), p.geometry.spacing(2));
-  if (p.three_d()) h = std::min(h, p.geometry.spacing(1));
+  const double h = min_spacing(p);
   const double acoustic = h / p.max_speed * p.cfl;  // miniWeather's order of operations
-  // Explicit diffusion per directional step: nu dt / h^2 <= 1/4 keeps the
-  // three-stage RK well inside its stability interval on the real axis.
-  const double nu = std::max(p.viscosity, p.diffusivity);
-  return nu > 0.0 ? std::min(acoustic, 0.25 * h * h / nu) : acoustic;
+  return std::min(acoustic, diffusion_dt_limit(p));
 }
 
 CaseSetup case_setup(const Params& p) {

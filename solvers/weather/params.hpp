@@ -31,16 +31,31 @@ struct Moisture {
   double bubble_cloud = 0.0;  // kg/kg
 };
 
+// [weather] diffusion (docs/solvers/weather.md §12): "none"; "constant", an eddy viscosity
+// diffusion_k on u, v, w; "smagorinsky", K = (Cs Delta)^2 |S| per cell and step (Smagorinsky
+// 1963, Lilly 1967). theta' and the moist tracers take K / prandtl.
+enum class Diffusion { none, constant, smagorinsky };
+
+struct Turbulence {
+  Diffusion scheme = Diffusion::none;
+  double k = 0.0;        // m^2/s, "constant"
+  double prandtl = 1.0;  // K / K_scalars
+  double cs = 0.18;      // Smagorinsky constant
+  bool smagorinsky() const { return scheme == Diffusion::smagorinsky; }
+};
+
 struct Params {
   std::string case_name;
   Case kind = Case::thermal;
-  GridGeometry geometry;     // x, y periodic or walled; z always walled
-  double cfl = 1.5;          // dt = cfl min(dx, dy, dz) / max_speed
-  double max_speed = 450.0;  // m/s, assumed maximum wave speed
-  double hv_beta = 0.05;     // hyperviscosity strength in [0, 1]
-  double viscosity = 0.0;    // m^2/s, on the velocity (Straka et al. 1993)
-  double diffusivity = 0.0;  // m^2/s, on potential temperature
-  Moisture moisture;         // [weather] moisture and its initial water
+  GridGeometry geometry;            // x, y periodic or walled; z always walled
+  double cfl = 1.5;                 // dt = cfl min(dx, dy, dz) / max_speed
+  double max_speed = 450.0;         // m/s, assumed maximum wave speed
+  double hv_beta = 0.05;            // hyperviscosity strength in [0, 1]
+  double viscosity = 0.0;           // m^2/s, on the velocity (Straka et al. 1993)
+  double diffusivity = 0.0;         // m^2/s, on potential temperature
+  double tracer_diffusivity = 0.0;  // m^2/s, on the moist tracers' mixing ratios
+  Turbulence turbulence;            // [weather] diffusion and its keys
+  Moisture moisture;                // [weather] moisture and its initial water
   bool three_d() const { return geometry.cells[1] > 1; }
   // rho', rho u, rho w, (rho theta)' [, rho v]: the dynamics.
   int dynamic_variables() const { return three_d() ? 5 : 4; }
@@ -52,6 +67,7 @@ struct Params {
 constexpr int halo_width = 2;  // four-cell interpolation stencil
 
 Params read_params(io::CaseFile& file);
+double min_spacing(const Params& params);  // the smallest spacing of the axes in use
 double stable_dt(const Params& params);
 CaseSetup case_setup(const Params& params);
 

@@ -14,9 +14,10 @@ using kernels::gauss3_node, kernels::gauss3_weight;
 
 double field_bytes(const Params& params, int ranks) {
   const int vars = params.variables();
-  // state, state_tmp, flux (vars each), the derived output fields, the tracer factors, Exner
-  // and the surface rain
-  const int extra = params.tracers() + (params.moisture.kessler ? 3 : 0);
+  // state, state_tmp, flux (vars each), the derived output fields, the tracer factors, Exner,
+  // the surface rain and the eddy viscosity
+  const int extra = params.tracers() + (params.moisture.kessler ? 3 : 0) +
+                    (params.turbulence.smagorinsky() ? 1 : 0);
   return (3.0 * vars + vars + extra) * padded_global_cells(params.geometry, halo_width) *
          sizeof(real) / ranks;
 }
@@ -51,6 +52,10 @@ WeatherSolver::WeatherSolver(const Params& params, const Decomposition& decompos
   if (params.moisture.kessler) {
     exner_ = padded_field("weather::exner", 1, n, ghost_);
     surface_ = padded_field("weather::surface_rain", 2, n, ghost_);
+  }
+  if (params.turbulence.smagorinsky()) {
+    eddy_ = padded_field("weather::eddy_viscosity", 1, n, ghost_);  // wall ghosts stay 0
+    eddy_halo_ = std::make_unique<HaloExchange>(decomposition, halo_width, 1, context.comm);
   }
   if (params.moisture.dynamics) {
     initialize_moist_background();
@@ -141,6 +146,7 @@ void WeatherSolver::initialize_state() {
 void WeatherSolver::step(double /*time*/, double dt, PhaseTimer& timer) {
   int order[3] = {0, 1, 2};
   if (!direction_switch_) order[0] = 2, order[2] = 0;
+  if (params_.turbulence.smagorinsky()) update_eddy_viscosity(dt, timer);
   for (int axis : order) {
     if (axis == 1 && !params_.three_d()) continue;
     semi_discrete_step(state_, state_, state_tmp_, dt / 3, axis, timer);
@@ -182,6 +188,17 @@ void WeatherSolver::fill_ghosts(const Field& state, int axis, PhaseTimer& timer)
   if (axis == 0 && setup_.kind == Case::injection && decomposition_.offset()[0] == 0) {
     apply_injection(state);
   }
+}
+
+// The Smagorinsky K of the step, from the state at its start: every axis's ghosts, then K in
+// the owned cells, then K's halo so that each face has both of its cells'.
+void WeatherSolver::update_eddy_viscosity(double dt, PhaseTimer& timer) {
+  for (int axis = 0; axis < 3; ++axis) {
+    if (axis != 1 || params_.three_d()) fill_ghosts(state_, axis, timer);
+  }
+  compute_eddy_viscosity(dt);
+  ScopedPhase halo_phase(timer, Phase::halo, "weather::halo");
+  eddy_halo_->exchange(eddy_);
 }
 
 }  // namespace cb::weather

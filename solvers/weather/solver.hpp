@@ -66,11 +66,17 @@ class WeatherSolver : public GridSolver {
   void apply_microphysics(double dt);
   void apply_tracer_tendencies(const Field& init, const Field& out, int axis, double dt);
   void compute_derived();
+  void compute_eddy_viscosity(double dt);
+  // The background density rho_bar at the cell centres, over padded k.
+  const Column& background_density() const { return hy_dens_cell_; }
+  // Smagorinsky runs: the eddy viscosity K of the last step's cells (m^2/s).
+  const Field& eddy_viscosity() const { return eddy_; }
 
  private:
   void semi_discrete_step(const Field& init, const Field& forcing, const Field& out, double dt,
                           int axis, PhaseTimer& timer);
   void fill_ghosts(const Field& state, int axis, PhaseTimer& timer);
+  void update_eddy_viscosity(double dt, PhaseTimer& timer);
 
   Params params_;
   const Decomposition& decomposition_;
@@ -85,6 +91,9 @@ class WeatherSolver : public GridSolver {
   // Kessler runs: the Exner function before the microphysics; at the lowest owned level, the
   // surface precipitation rate (kg/(m^2 s)) and the rain accumulated since the start (kg/m^2).
   Field exner_, surface_;
+  // Smagorinsky runs: the eddy viscosity K of each cell over the step, with its halo.
+  Field eddy_;
+  std::unique_ptr<HaloExchange> eddy_halo_;
   Column hy_dens_cell_, hy_dens_theta_cell_;                  // cell centres
   Column hy_dens_int_, hy_dens_theta_int_, hy_pressure_int_;  // low faces
   // Water-dynamics runs: the background's water densities at cell centres, its mixing ratios

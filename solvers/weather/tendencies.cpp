@@ -2,11 +2,13 @@
 #include "solvers/weather/tendencies.hpp"
 
 #include "core/axis_dispatch.hpp"
+#include "kernels/weather/diffusion.hpp"
 
 namespace cb::weather {
 namespace {
 
 using kernels::weather::face_flux;
+using kernels::weather::face_viscosity;
 using kernels::weather::FluxParams;
 using kernels::weather::interpolate4;
 using kernels::weather::limited_flux;
@@ -15,6 +17,7 @@ using kernels::weather::outflow_factor;
 using kernels::weather::stage_update;
 using kernels::weather::sweep_tendency;
 using kernels::weather::total_density_perturbation;
+using kernels::weather::tracer_diffusive_flux;
 using kernels::weather::tracer_face_flux;
 using kernels::weather::vapour_factor;
 using kernels::weather::Var;
@@ -33,13 +36,19 @@ template <int Axis, int NVars>
 struct Directional {
   static void fluxes(const Field& s, const Field& flux, const Column& r, const Column& rt,
                      const Column& r_int, const Column& rt_int, const Column& p_int,
-                     const WaterColumns& hy_ratio, const FluxParams& p, int wall_low, int wall_high,
-                     int ntracers, bool water_dynamics, const Policy3& faces) {
-    constexpr int dk = Axis == 2;
+                     const WaterColumns& hy_ratio, const FluxParams& params, int wall_low,
+                     int wall_high, int ntracers, bool water_dynamics, const Field& eddy,
+                     real inverse_prandtl, const Policy3& faces) {
+    constexpr int di = Axis == 0, dj = Axis == 1, dk = Axis == 2;
     Kokkos::parallel_for(
         "weather::fluxes", faces, KOKKOS_LAMBDA(int k, int j, int i) {
           const int face = Axis == 0 ? i : Axis == 1 ? j : k;
           const bool wall = face == wall_low || face == wall_high;
+          FluxParams p = params;
+          if (eddy.extent(0) > 0) {  // Smagorinsky: K of the face, from its two cells
+            p.viscosity = face_viscosity(eddy(0, k - dk, j - dj, i - di), eddy(0, k, j, i));
+            p.diffusivity = p.tracer_diffusivity = p.viscosity * inverse_prandtl;
+          }
           const kernels::weather::Stencil q = gather_stencil<Axis, NVars>(s, k, j, i);
           const kernels::weather::FaceBackground bg =
               face_background<Axis>(r, rt, r_int, rt_int, p_int, k);
@@ -60,8 +69,12 @@ struct Directional {
             const Kokkos::Array<real, 4> ratio = gather_mixing_ratio<Axis>(s, r, t, k, j, i);
             Kokkos::Array<real, 4> ratio_bar{0, 0, 0, 0};
             if (water_dynamics) ratio_bar = gather_background_ratio<Axis>(hy_ratio, t - NVars, k);
-            flux(t, k, j, i) =
-                tracer_face_flux(ratio, ratio_bar, f[Var::dens], rho_face, p.hv, wall);
+            real f_t = tracer_face_flux(ratio, ratio_bar, f[Var::dens], rho_face, p.hv, wall);
+            if (!wall && p.tracer_diffusivity > 0) {
+              f_t += tracer_diffusive_flux(ratio[1], ratio[2], ratio_bar[1], ratio_bar[2], rho_face,
+                                           p.tracer_diffusivity, p.h);
+            }
+            flux(t, k, j, i) = f_t;
           }
         });
   }
@@ -179,6 +192,7 @@ void WeatherSolver::compute_fluxes(const Field& state, int axis, double dt) {
   p.hv = kernels::weather::hyperviscosity(real(params_.hv_beta), p.h, real(dt));
   p.viscosity = real(params_.viscosity);
   p.diffusivity = real(params_.diffusivity);
+  p.tracer_diffusivity = real(params_.tracer_diffusivity);
   // Padded indices of the wall faces along the axis (none: out of range).
   const int g = ghost_[axis], n = decomposition_.local_cells()[axis];
   const int wall_low = decomposition_.at_physical_boundary(axis, 0) ? g : -1;
@@ -187,7 +201,8 @@ void WeatherSolver::compute_fluxes(const Field& state, int axis, double dt) {
   dispatch<FluxLaunch>(axis, params_.dynamic_variables(), state, flux_, hy_dens_cell_,
                        hy_dens_theta_cell_, hy_dens_int_, hy_dens_theta_int_, hy_pressure_int_,
                        hy_water_ratio_, p, wall_low, wall_high, params_.tracers(),
-                       params_.moisture.dynamics, faces);
+                       params_.moisture.dynamics, eddy_, real(1 / params_.turbulence.prandtl),
+                       faces);
 }
 
 void WeatherSolver::limit_tracer_fluxes(const Field& init, int axis, double dt) {

@@ -36,17 +36,8 @@ namespace {
 const std::string peptide_data = cb::test::lammps_examples + "peptide/data.peptide";
 const std::string spce_data = cb::test::lammps_examples + "HEAT/data.spce";
 
-const std::string peptide_styles =
-    "units real\natom_style full\npair_style lj/charmm/coul/charmm 8.0 10.0\n"
-    "bond_style harmonic\nangle_style charmm\ndihedral_style charmm\n"
-    "improper_style harmonic\nread_data " +
-    peptide_data + "\n";
-const std::string spce_styles =
-    "units real\natom_style full\npair_style lj/cut 10.0\nbond_style harmonic\n"
-    "angle_style harmonic\nread_data " +
-    spce_data +
-    "\npair_coeff * * 0.0 1.0\n"
-    "bond_coeff 1 1000.0 1.0\nangle_coeff 1 100.0 109.47\n";
+const std::string peptide_styles = cb::test::lmp_peptide_setup();
+const std::string spce_styles = cb::test::lmp_spce_setup();
 
 using BondKey = std::array<std::int64_t, 3>;   // lower id, higher id, type
 using AngleKey = std::array<std::int64_t, 4>;  // centre, lower end, higher end, type

@@ -165,6 +165,9 @@ add_dependencies(test_md_molecules cloudburst)
 # SHAKE clusters against Debian's lmp (counts, constrained terms, errors)
 cloudburst_test(test_md_shake_clusters SOURCES test_md_shake_clusters.cpp cli_runner.cpp lmp_compare.cpp
   LIBS cloudburst::md RANKS 1 LABELS "md;validation")
+# SHAKE's setup (clusters, targets, kernels) against lmp's positions at step 0
+cloudburst_test(test_md_shake_setup SOURCES test_md_shake_setup.cpp cli_runner.cpp lmp_compare.cpp
+  LIBS cloudburst::md RANKS 1 LABELS "md;validation")
 cloudburst_test(test_md_peptide SOURCES test_md_peptide.cpp cli_runner.cpp lmp_compare.cpp
   RANKS 1 LABELS "md;cli;mpi;validation")
 add_dependencies(test_md_peptide cloudburst)

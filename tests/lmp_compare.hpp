@@ -11,6 +11,25 @@ namespace cb::test {
 // Debian's lammps-examples.
 inline const std::string lammps_examples = "/usr/share/lammps/examples/";
 
+// lmp input lines that read in.peptide (its force field with
+// lj/charmm/coul/charmm instead of k-space) and SPC/E water (HEAT/data.spce,
+// harmonic bond at 1 A, angle at 109.47 deg, O-O Lennard-Jones) from `data`:
+// enough for `run 0`.
+inline std::string lmp_peptide_setup(const std::string& data = lammps_examples +
+                                                               "peptide/data.peptide") {
+  return "units real\natom_style full\npair_style lj/charmm/coul/charmm 8.0 10.0\n"
+         "bond_style harmonic\nangle_style charmm\ndihedral_style charmm\n"
+         "improper_style harmonic\nread_data " +
+         data + "\n";
+}
+inline std::string lmp_spce_setup(const std::string& data = lammps_examples + "HEAT/data.spce") {
+  return "units real\natom_style full\npair_style lj/cut 10.0\nbond_style harmonic\n"
+         "angle_style harmonic\nread_data " +
+         data +
+         "\npair_coeff * * 0.0 1.0\npair_coeff 2 2 0.15535 3.166\n"
+         "bond_coeff 1 1000.0 1.0\nangle_coeff 1 100.0 109.47\n";
+}
+
 // Whether `data_file` exists and lmp is on the PATH.
 bool lmp_with(const std::string& data_file);
 

@@ -21,6 +21,9 @@ cloudburst_test(test_kernels SOURCES test_limiters.cpp
 # (validation/lammps/bonded_terms.sh)
 cloudburst_test(test_md_bonded SOURCES test_md_bonded.cpp
   LIBS cloudburst::kernels RANKS 1 LABELS "kernels;md")
+# SHAKE/RATTLE cluster kernels: constraints met, momentum, failures
+cloudburst_test(test_md_shake_kernels SOURCES test_md_shake_kernels.cpp
+  LIBS cloudburst::kernels RANKS 1 LABELS "kernels;md")
 
 # io
 cloudburst_test(test_case_file SOURCES test_case_file.cpp
@@ -163,6 +166,12 @@ add_dependencies(test_md_runs cloudburst)
 cloudburst_test(test_md_molecules SOURCES test_md_molecules.cpp cli_runner.cpp lmp_compare.cpp
   LIBS cloudburst_hdf5 RANKS 1 LABELS "md;cli;mpi;restart;validation")
 add_dependencies(test_md_molecules cloudburst)
+# SHAKE clusters against Debian's lmp (counts, constrained terms, errors)
+cloudburst_test(test_md_shake_clusters SOURCES test_md_shake_clusters.cpp cli_runner.cpp lmp_compare.cpp
+  LIBS cloudburst::md RANKS 1 LABELS "md;validation")
+# SHAKE's setup (clusters, targets, kernels) against lmp's positions at step 0
+cloudburst_test(test_md_shake_setup SOURCES test_md_shake_setup.cpp cli_runner.cpp lmp_compare.cpp
+  LIBS cloudburst::md RANKS 1 LABELS "md;validation")
 cloudburst_test(test_md_peptide SOURCES test_md_peptide.cpp cli_runner.cpp lmp_compare.cpp
   RANKS 1 LABELS "md;cli;mpi;validation")
 add_dependencies(test_md_peptide cloudburst)

@@ -53,9 +53,10 @@ std::map<std::string, double> lmp_thermo(const std::string& dir, const std::stri
 }
 
 const std::map<std::string, std::string> thermo_columns = {
-    {"PotEng", "pe"},    {"E_vdwl", "evdwl"},   {"E_coul", "ecoul"},   {"E_long", "elong"},
-    {"E_bond", "ebond"}, {"E_angle", "eangle"}, {"E_dihed", "edihed"}, {"E_impro", "eimp"},
-    {"Press", "press"},  {"TotEng", "tot_eng"}};
+    {"PotEng", "pe"},        {"E_vdwl", "evdwl"},   {"E_coul", "ecoul"},   {"E_long", "elong"},
+    {"E_bond", "ebond"},     {"E_angle", "eangle"}, {"E_dihed", "edihed"}, {"E_impro", "eimp"},
+    {"Press", "press"},      {"TotEng", "tot_eng"}, {"Volume", "vol"},     {"Density", "density"},
+    {"Enthalpy", "enthalpy"}};
 
 void check_relative(double ours, double reference, double tolerance, const std::string& what) {
   INFO(what << ": cloudburst " << ours << ", lmp " << reference);

@@ -46,7 +46,7 @@ angle_style harmonic
 bond_coeff 1 450.0 1.05
 angle_coeff 1 55.0 104.52
 neighbor 2.0 bin
-thermo_style custom step pe evdwl ecoul elong ebond eangle press etotal
+thermo_style custom step pe evdwl ecoul elong ebond eangle press etotal vol density enthalpy
 thermo_modify format float %.15g
 )";
 

@@ -25,15 +25,14 @@ namespace {
 const std::string md_cases = std::string(CLOUDBURST_SOURCE_DIR) + "/cases/md/";
 
 // Checks the diagnostics.csv rows of `out` against lmp's rows of the same
-// steps (in order): Temp, PotEng, TotEng, Press and f_1 (the fix nvt energy), relative
+// steps (in order): Temp, PotEng, TotEng, Press, f_1 (the fix nvt energy),
+// Enthalpy and Density (per atom and reduced in lj), relative
 // `tolerance`.
 void check_rows(const std::string& out, const std::vector<std::map<std::string, double>>& lmp,
                 double tolerance, const std::string& what) {
-  const std::map<std::string, std::string> columns = {{"Temp", "temp"},
-                                                      {"PotEng", "pe"},
-                                                      {"TotEng", "tot_eng"},
-                                                      {"Press", "press"},
-                                                      {"f_1", "ecouple"}};
+  const std::map<std::string, std::string> columns = {
+      {"Temp", "temp"},   {"PotEng", "pe"},         {"TotEng", "tot_eng"}, {"Press", "press"},
+      {"f_1", "ecouple"}, {"Enthalpy", "enthalpy"}, {"Density", "density"}};
   const std::vector<double> steps = csv_column(out + "/diagnostics.csv", "step");
   REQUIRE(steps.size() == lmp.size());
   for (const auto& [keyword, column] : columns) {
@@ -57,16 +56,17 @@ TEST_CASE("Nose-Hoover chains as lmp fix nvt tchain 3: the LJ melt on 1 and 2 ra
   // Tolerance 1e-9 relative, for the other summation orders on 2 ranks.
   if (run_shell("command -v lmp").code != 0) SKIP("lmp is not installed");
   const std::string dir = make_temp_dir("cb_md_nhc_melt_");
-  const auto lmp = lmp_thermo_rows(dir,
-                                   "units lj\natom_style atomic\nlattice fcc 0.8442\n"
-                                   "region box block 0 10 0 10 0 10\ncreate_box 1 box\n"
-                                   "create_atoms 1 box\nmass 1 1.0\n"
-                                   "velocity all create 3.0 87287 loop geom\n"
-                                   "pair_style lj/cut 2.5\npair_coeff 1 1 1.0 1.0 2.5\n"
-                                   "neighbor 0.3 bin\nneigh_modify every 20 delay 0 check no\n"
-                                   "fix 1 all nvt temp 1.5 1.5 0.5 tchain 3\n"
-                                   "thermo_style custom step temp pe etotal press f_1\n"
-                                   "thermo_modify format float %.15g\nthermo 50\nrun 250\n");
+  const auto lmp =
+      lmp_thermo_rows(dir,
+                      "units lj\natom_style atomic\nlattice fcc 0.8442\n"
+                      "region box block 0 10 0 10 0 10\ncreate_box 1 box\n"
+                      "create_atoms 1 box\nmass 1 1.0\n"
+                      "velocity all create 3.0 87287 loop geom\n"
+                      "pair_style lj/cut 2.5\npair_coeff 1 1 1.0 1.0 2.5\n"
+                      "neighbor 0.3 bin\nneigh_modify every 20 delay 0 check no\n"
+                      "fix 1 all nvt temp 1.5 1.5 0.5 tchain 3\n"
+                      "thermo_style custom step temp pe etotal press f_1 enthalpy density\n"
+                      "thermo_modify format float %.15g\nthermo 50\nrun 250\n");
   REQUIRE(lmp.size() == 6);
   for (int ranks : {1, 2}) {
     const std::string out = dir + "/np" + std::to_string(ranks);
@@ -92,12 +92,13 @@ TEST_CASE("Nose-Hoover chains as lmp fix nvt tchain 3: the peptide in real units
   const std::string dir = make_temp_dir("cb_md_nhc_peptide_");
   std::string input =
       read_text(std::string(CLOUDBURST_SOURCE_DIR) + "/validation/md/in.peptide_bench");
-  for (const auto& [from, to] : {std::pair<std::string, std::string>{
-                                     "fix             1 all nve",
-                                     "fix             1 all nvt temp 275.0 275.0 100.0 tchain 3"},
-                                 {"thermo_style    ${thermo_style}",
-                                  "thermo_style custom step temp pe etotal press f_1\n"
-                                  "thermo_modify format float %.15g"}}) {
+  for (const auto& [from, to] :
+       {std::pair<std::string, std::string>{
+            "fix             1 all nve",
+            "fix             1 all nvt temp 275.0 275.0 100.0 tchain 3"},
+        {"thermo_style    ${thermo_style}",
+         "thermo_style custom step temp pe etotal press f_1 enthalpy density\n"
+         "thermo_modify format float %.15g"}}) {
     REQUIRE(input.find(from) != std::string::npos);
     input.replace(input.find(from), from.size(), to);
   }

@@ -19,6 +19,7 @@ struct Units {
   double ftm2v = 1.0;           // force time / mass -> velocity
   double nktv2p = 1.0;          // energy / volume -> pressure
   double qqr2e = 1.0;           // charge^2 / distance -> energy (Coulomb constant)
+  double mv2d = 1.0;            // mass / volume -> density (g/cm^3 in real and metal)
   double dt = 0.005;            // default time step
   double skin = 0.3;            // default neighbour skin (LAMMPS Neighbor::init defaults)
   bool per_atom_thermo = true;  // thermo_modify norm: yes in lj, no otherwise
@@ -32,6 +33,7 @@ inline Units units_of(UnitStyle style) {
     u.ftm2v = 1.0 / 48.88821291 / 48.88821291;
     u.nktv2p = 68568.415;
     u.qqr2e = 332.06371;
+    u.mv2d = 1.0 / 0.602214129;
     u.dt = 1.0;
     u.skin = 2.0;
     u.per_atom_thermo = false;
@@ -41,6 +43,7 @@ inline Units units_of(UnitStyle style) {
     u.ftm2v = 1.0 / 1.0364269e-4;
     u.nktv2p = 1.6021765e6;
     u.qqr2e = 14.399645;
+    u.mv2d = 1.0 / 0.602214129;
     u.dt = 0.001;
     u.skin = 2.0;
     u.per_atom_thermo = false;

@@ -76,6 +76,15 @@ double sum_mv2(const Atoms& atoms, const TypeMasses& masses, OrderedSum& sums) {
       .value[0];
 }
 
+double sum_mass(const Atoms& atoms, const TypeMasses& masses, OrderedSum& sums) {
+  const auto type = atoms.type;
+  const auto mass = masses.mass;
+  return sums
+      .sum<1>(
+          "md::sum_mass", atoms.nlocal, KOKKOS_LAMBDA(int i, double* s) { s[0] += mass(type(i)); })
+      .value[0];
+}
+
 void kinetic_energy_per_atom(const Atoms& atoms, const TypeMasses& masses, double mvv2e,
                              const Vec3View& out) {
   const auto v = atoms.v;

@@ -114,14 +114,16 @@ void MdSolver::print_thermo_if_due(bool start) {
 Thermo MdSolver::thermo() {
   if (cached_ && cached_->step == step_) return *cached_;
   const EnergyVirial ev = forces_.energy_virial(atoms_, list_);
-  constexpr int n = Energy::terms + 2;
-  double local[n] = {sum_mv2(atoms_, masses_, sums_), ev.virial}, global[n];
-  for (int e = 0; e < Energy::terms; ++e) local[2 + e] = ev.energy[e];
+  constexpr int n = Energy::terms + 3;
+  double local[n] = {sum_mv2(atoms_, masses_, sums_), ev.virial, sum_mass(atoms_, masses_, sums_)};
+  double global[n];
+  for (int e = 0; e < Energy::terms; ++e) local[3 + e] = ev.energy[e];
   MPI_Allreduce(local, global, n, MPI_DOUBLE, MPI_SUM, decomposition_.comm());
   ThermoSums sums;
   sums.mv2 = global[0];
   sums.virial = global[1];
-  for (int e = 0; e < Energy::terms; ++e) sums.energy[e] = global[2 + e];
+  sums.mass = global[2];
+  for (int e = 0; e < Energy::terms; ++e) sums.energy[e] = global[3 + e];
   if (params_.compute.msd_every > 0) {
     const double mine = sum_squared_displacement(atoms_, local_, sums_);
     MPI_Allreduce(&mine, &sums.squared_displacement, 1, MPI_DOUBLE, MPI_SUM, decomposition_.comm());
@@ -142,6 +144,7 @@ std::vector<Diagnostic> MdSolver::diagnostics(double /*time*/) {
                                         "eangle", "edihed", "eimp"};
     for (int e = 0; e < Energy::terms; ++e) d.push_back({names[e], t.terms[e]});
   }
+  d.insert(d.end(), {{"vol", t.volume}, {"density", t.density}, {"enthalpy", t.enthalpy}});
   if (params_.compute.msd_every > 0) d.push_back({"msd", t.msd});
   if (thermostat_.couples()) {  // per atom in lj, as LAMMPS f_ID of fix nvt
     const double per = params_.units.per_atom_thermo ? static_cast<double>(atoms_.total) : 1.0;

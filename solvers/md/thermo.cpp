@@ -34,6 +34,9 @@ Thermo make_thermo(long step, const ThermoSums& sums, double natoms, double dof,
   t.pe = (pair + molecular) / per;
   t.press = (dof * units.boltz * t.temp + virial) / 3.0 * inv_volume * units.nktv2p;
   t.msd = sums.squared_displacement / natoms;
+  t.volume = volume;
+  t.density = sums.mass / volume * units.mv2d;
+  t.enthalpy = t.tot_eng() + t.press * (volume / per) / units.nktv2p;
   return t;
 }
 

@@ -28,12 +28,16 @@ struct Thermo {
   double terms[Energy::terms] = {};  // each term, per atom (lj) or total
   double press = 0.0;                // virial pressure (with tail correction)
   double msd = 0.0;                  // mean squared displacement (when enabled)
+  double volume = 0.0;
+  double density = 0.0;   // total mass / volume, mv2d converted (LAMMPS density)
+  double enthalpy = 0.0;  // TotEng + P V / nktv2p, V per atom in lj (LAMMPS enthalpy)
   double tot_eng() const { return ke + pe; }
 };
 
 // Global sums over the atoms (after MPI_Allreduce).
 struct ThermoSums {
   double mv2 = 0.0;                   // sum m v^2
+  double mass = 0.0;                  // sum m
   double energy[Energy::terms] = {};  // potential energy by term
   double virial = 0.0;                // sum r . f
   double squared_displacement = 0.0;

@@ -239,7 +239,10 @@ void add_prediction_options(ArgumentParser& parser, EstimateOptions& options) {
       .option("--interruptions-per-hour",
               [&options](const std::string& option, const std::string& value) {
                 options.interruptions = parse_non_negative(option, value);
-              });
+              })
+      .option("--scale-to", [&options](const std::string& option, const std::string& value) {
+        options.scale_to = parse_whole_number(option, value, 1, max_nodes * max_ranks_per_node);
+      });
 }
 
 EstimateOptions parse_estimate_arguments(const std::vector<std::string>& args) {
@@ -254,11 +257,6 @@ EstimateOptions parse_estimate_arguments(const std::vector<std::string>& args) {
                 parsed.steps = parse_whole_number(option, value, 1);
               })
       .whole_number("--nodes", parsed.nodes, 1, max_nodes)
-      .option("--scale-to",
-              [&parsed](const std::string& option, const std::string& value) {
-                parsed.scale_to =
-                    parse_whole_number(option, value, 1, max_nodes * max_ranks_per_node);
-              })
       .option("--ranks-per-node", [&parsed](const std::string& option, const std::string& value) {
         parsed.ranks_per_node =
             static_cast<int>(parse_whole_number(option, value, 1, max_ranks_per_node));

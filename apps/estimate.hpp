@@ -26,8 +26,8 @@ struct EstimateOptions {
   bool json = false;
 };
 
-// Registers --price-per-hour and --interruptions-per-hour (also `submit
-// --estimate`'s) into `options`.
+// Registers --price-per-hour, --interruptions-per-hour and --scale-to (also
+// `submit --estimate`'s) into `options`.
 void add_prediction_options(ArgumentParser& parser, EstimateOptions& options);
 // Parses the words after `estimate`; throws InputError naming the option.
 EstimateOptions parse_estimate_arguments(const std::vector<std::string>& args);

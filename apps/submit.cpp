@@ -35,7 +35,8 @@ constexpr const char* submit_help =
     "                         [--name NAME] [--set section.key=value]... [--output-dir DIR]\n"
     "                         [--sweep SWEEP.toml] [--template cpu|nvidia|amd]\n"
     "                         [--max-restarts N] [--dry-run] [--estimate\n"
-    "                         [--price-per-hour P] [--interruptions-per-hour L]]\n"
+    "                         [--price-per-hour P] [--interruptions-per-hour L]\n"
+    "                         [--scale-to N]]\n"
     "\n"
     "Validates CASE.toml as `check` does, renders the sbatch template of scripts/slurm/ for\n"
     "the node type into DIR/job.sbatch (DIR: --output-dir, default ./output/<case stem>) and\n"
@@ -58,7 +59,8 @@ constexpr const char* submit_help =
     "  --dry-run            print the job script; write and submit nothing\n"
     "  --estimate           first run `cloudburst estimate` on the case for this job's\n"
     "                       nodes and ranks per node (with --price-per-hour P and\n"
-    "                       --interruptions-per-hour L if given) and print its report; it\n"
+    "                       --interruptions-per-hour L if given; --scale-to N adds the\n"
+    "                       scaling model to N ranks) and print its report; it\n"
     "                       runs here, on the ranks submit is started with (a sweep's\n"
     "                       tasks are not estimated one by one)\n";
 
@@ -77,7 +79,8 @@ struct SubmitOptions {
   bool spot = false;
   bool dry_run = false;
   bool estimate = false;
-  EstimateOptions prediction;  // with --estimate: --price-per-hour, --interruptions-per-hour
+  EstimateOptions prediction;  // with --estimate: --price-per-hour, --interruptions-per-hour,
+                               // --scale-to
 };
 
 SubmitOptions parse_submit_arguments(const std::vector<std::string>& words) {
@@ -100,8 +103,9 @@ SubmitOptions parse_submit_arguments(const std::vector<std::string>& words) {
       .flag("--estimate", o.estimate);
   add_prediction_options(parser, o.prediction);
   parser.parse(words, o.run.case_path);
-  if (!o.estimate && (o.prediction.price || o.prediction.interruptions))
-    throw InputError("--price-per-hour and --interruptions-per-hour go with --estimate");
+  if (!o.estimate && (o.prediction.price || o.prediction.interruptions || o.prediction.scale_to))
+    throw InputError(
+        "--price-per-hour, --interruptions-per-hour and --scale-to go with --estimate");
   return o;
 }
 

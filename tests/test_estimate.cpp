@@ -1,8 +1,8 @@
 // `cloudburst estimate` on a small weather case: the JSON report's fields exist
 // and are positive, the scratch directory is removed, the plain-text report
 // carries the checkpoint line, --scale-to adds the scaling model's section,
-// bad arguments exit 2 naming the option, and `submit --estimate` prints the
-// same report for the job before its script.
+// bad arguments exit 2 naming the option, and `submit --estimate` (with
+// --scale-to passed through) prints the same report for the job before its script.
 #include "cli_runner.hpp"
 
 #include <catch2/catch_test_macros.hpp>
@@ -127,8 +127,8 @@ TEST_CASE("submit --estimate prints the estimate for the job before its script",
   const std::string dir = make_temp_dir("cb_submit_estimate_");
   const std::string submit = "submit " + small_weather + " --dry-run --template cpu --nodes=2" +
                              " --ranks-per-node 4 --output-dir " + dir + "/out";
-  const CliResult r =
-      run_cloudburst(submit + " --estimate --price-per-hour 3 --interruptions-per-hour 0.5");
+  const CliResult r = run_cloudburst(
+      submit + " --estimate --price-per-hour 3 --interruptions-per-hour 0.5" + " --scale-to 16");
   INFO(r.output);
   REQUIRE(r.code == 0);
   const std::size_t report = r.output.find("# cloudburst estimate: weather case");
@@ -141,12 +141,19 @@ TEST_CASE("submit --estimate prints the estimate for the job before its script",
   CHECK_THAT(r.output, ContainsSubstring("predicted for the whole case on 8 rank(s), 2 node(s)"));
   CHECK_THAT(r.output, ContainsSubstring("use:  [checkpoint] every_minutes = "));
   CHECK_THAT(r.output, ContainsSubstring("expected cost"));
+  // --scale-to passed through: submit runs on one rank, so only P = 1 is measured
+  CHECK_THAT(r.output, ContainsSubstring("scaling to 16 rank(s)"));
+  CHECK(r.output.find("scaling to 16 rank(s)") < script);
   CHECK_FALSE(std::filesystem::exists(dir + "/out"));
   // refused before anything runs: prediction options without --estimate, a
   // job that cannot be rendered, the options of `estimate` alone
   const CliResult alone = run_cloudburst(submit + " --price-per-hour 3");
   CHECK(alone.code == 2);
   CHECK_THAT(alone.output, ContainsSubstring("go with --estimate"));
+  const CliResult scale_alone = run_cloudburst(submit + " --scale-to 16");
+  CHECK(scale_alone.code == 2);
+  CHECK_THAT(scale_alone.output, ContainsSubstring("go with --estimate"));
+  CHECK(run_cloudburst(submit + " --estimate --scale-to 0").code == 2);
   const CliResult gpu = run_cloudburst(submit + " --estimate --gpus-per-node 2");
   CHECK(gpu.code == 2);
   CHECK_THAT(gpu.output, !ContainsSubstring("time per step"));

@@ -14,10 +14,12 @@ if ! command -v pvbatch >/dev/null || ! command -v xvfb-run >/dev/null; then
   exit 4
 fi
 # One X server for every pvbatch below: starting one per call raced with the
-# previous one's shutdown ("bad X server connection").
+# previous one's shutdown ("bad X server connection"). -noreset: by default
+# Xvfb resets when its last client leaves, and a pvbatch connecting during
+# the reset is refused the same way.
 if [[ -z "${PARAVIEW_XDMF_IN_XVFB:-}" ]]; then
   export PARAVIEW_XDMF_IN_XVFB=1
-  exec xvfb-run -a -s "-screen 0 1024x768x24" "$0" "$@"
+  exec xvfb-run -a -s "-screen 0 1024x768x24 -noreset" "$0" "$@"
 fi
 rm -rf "$work" && mkdir -p "$work"
 cases="$source/cases"
@@ -46,11 +48,28 @@ if [[ -f $water ]] && command -v mpiexec >/dev/null; then
 else
   echo "paraview_xdmf: no bonds checked ($water or mpiexec is missing)"
 fi
+# Checks one .xmf; a pvbatch refused by the X server (seen on a machine
+# loaded 5x over its cores) is tried again, twice at most: the check is of
+# the files, not of the X server.
+check() {
+  local xmf="$1" kind="$2" log="$work/check.log"
+  for attempt in 1 2 3; do
+    if pvbatch "$source/validation/paraview/check_xdmf.py" "$xmf" "$kind" \
+      "$(dirname "$xmf").png" >"$log" 2>&1; then
+      grep -v "^$" "$log"
+      return 0
+    fi
+    grep -q "bad X server connection" "$log" || break
+    echo "(pvbatch refused by the X server, attempt $attempt)"
+    sleep 2
+  done
+  grep -v "^$" "$log"
+  return 1
+}
 status=0
 for entry in $entries; do
   xmf="$work/${entry%%:*}" kind="${entry##*:}"
   echo "== $xmf ($kind)"
-  pvbatch "$source/validation/paraview/check_xdmf.py" "$xmf" "$kind" \
-    "$(dirname "$xmf").png" 2>&1 | grep -v "^$" || status=1
+  check "$xmf" "$kind" || status=1
 done
 exit $status

@@ -78,7 +78,12 @@ cloudburst_test(test_weather_moist SOURCES test_weather_moist.cpp cli_runner.cpp
 cloudburst_test(test_weather_diffusion SOURCES test_weather_diffusion.cpp cli_runner.cpp
   grid_runs.cpp LIBS cloudburst::weather cloudburst_hdf5 RANKS 1
   LABELS "solver;weather;validation;cli;mpi;restart")
-foreach(t test_weather test_weather_runs test_weather_moist test_weather_diffusion)
+# the Cartesian DCMIP2016 supercell: initial profiles, balance, ranks, restarts, bad input
+cloudburst_test(test_weather_supercell SOURCES test_weather_supercell.cpp cli_runner.cpp
+  grid_runs.cpp LIBS cloudburst::weather cloudburst_hdf5 RANKS 1
+  LABELS "solver;weather;validation;cli;mpi;restart")
+foreach(t test_weather test_weather_runs test_weather_moist test_weather_diffusion
+        test_weather_supercell)
   add_dependencies(${t} cloudburst)
 endforeach()
 

@@ -7,6 +7,7 @@
 
 #include "kernels/weather/euler.hpp"
 #include "kernels/weather/kessler.hpp"
+#include "kernels/weather/supercell.hpp"
 
 namespace cb::weather {
 
@@ -18,8 +19,9 @@ enum class Case : int {
   injection,
   straka,
   robert,
-  rest,          // the constant-theta background alone (a resting atmosphere)
-  bryan_fritsch  // Bryan & Fritsch (2002) moist bubble (moist_background.hpp)
+  rest,           // the constant-theta background alone (a resting atmosphere)
+  bryan_fritsch,  // Bryan & Fritsch (2002) moist bubble (moist_background.hpp)
+  supercell       // DCMIP2016 supercell, Cartesian (kernels/weather/supercell.hpp)
 };
 
 struct CaseSetup {
@@ -102,6 +104,13 @@ KOKKOS_INLINE_FUNCTION PointState perturb_case(const CaseSetup& c, double x, dou
       s.r = s.hr * s.ht / (s.ht + s.t) - s.hr;
       break;
     }
+    case Case::supercell:
+      // The reference's cos^2 bubble at the centre of the domain (constant density).
+      s.u = supercell::wind(z);
+      s.t = ellipse_cosine(x, y, z, supercell::bubble_theta, xc, yc, supercell::bubble_z,
+                           supercell::bubble_radius, c.three_d ? supercell::bubble_radius : 0.0,
+                           supercell::bubble_depth);
+      break;
     default:
       break;
   }
@@ -112,6 +121,11 @@ KOKKOS_INLINE_FUNCTION PointState perturb_case(const CaseSetup& c, double x, dou
 KOKKOS_INLINE_FUNCTION void background(const CaseSetup& c, double z, double& hr, double& ht) {
   if (c.kind == Case::gravity_waves) {
     kernels::weather::background_const_bv(z, 0.02, hr, ht);
+  } else if (c.kind == Case::supercell) {
+    // theta only: the case runs on the moist background (moist_background.hpp), which
+    // computes the density; hr is the constant-theta one, unused.
+    kernels::weather::background_const_theta(z, hr, ht);
+    ht = kernels::weather::supercell::theta(z);
   } else {
     kernels::weather::background_const_theta(z, hr, ht);
   }

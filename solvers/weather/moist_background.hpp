@@ -71,9 +71,14 @@ KOKKOS_INLINE_FUNCTION double theta_of_density_theta(double exner, double target
 }
 }  // namespace bryan_fritsch
 
-// Vapour of the background: the case's relative humidity of saturation.
-KOKKOS_INLINE_FUNCTION double background_vapour(const CaseSetup& c, double exner, double theta) {
-  return c.relative_humidity * saturation_vapour(exner, theta);
+// Vapour of the background at height z: the case's relative humidity of saturation (the
+// supercell's profile, kernels/weather/supercell.hpp, or the case file's constant).
+KOKKOS_INLINE_FUNCTION double background_vapour(const CaseSetup& c, double z, double exner,
+                                                double theta) {
+  const double humidity = c.kind == Case::supercell
+                              ? kernels::weather::supercell::relative_humidity(z)
+                              : c.relative_humidity;
+  return humidity * saturation_vapour(exner, theta);
 }
 
 // dpi/dz of the background at height z and Exner function pi.
@@ -85,7 +90,7 @@ KOKKOS_INLINE_FUNCTION double background_exner_slope(const CaseSetup& c, double 
   }
   double hr = 0, theta = 0;
   background(c, z, hr, theta);
-  const double qv = background_vapour(c, exner, theta);
+  const double qv = background_vapour(c, z, exner, theta);
   return kernels::weather::moist_exner_slope(theta, qv, qv);
 }
 
@@ -110,7 +115,7 @@ KOKKOS_INLINE_FUNCTION MoistPoint moist_background(const CaseSetup& c, const Exn
     b.qc = bryan_fritsch::q_total - b.qv;
   } else {
     background(c, z, hr, b.theta);
-    b.qv = background_vapour(c, exner, b.theta);
+    b.qv = background_vapour(c, z, exner, b.theta);
   }
   b.rho = kernels::weather::moist_dry_density(exner, b.theta, b.qv);
   return b;
@@ -122,7 +127,8 @@ KOKKOS_INLINE_FUNCTION MoistPoint moist_background(const CaseSetup& c, const Exn
 KOKKOS_INLINE_FUNCTION PointWater moist_point_water(const CaseSetup& c, const ExnerTable& t,
                                                     const PointState& s, double z,
                                                     const MoistPoint& b) {
-  if (s.t == 0.0) return {b.qv, b.qc, 0.0};
+  // The supercell's bubble keeps the background's vapour mixing ratio (the reference's).
+  if (s.t == 0.0 || c.kind == Case::supercell) return {b.qv, b.qc, 0.0};
   return {c.bubble_relative_humidity * saturation_vapour(table_exner(t, z), b.theta),
           c.bubble_cloud, 0.0};
 }

@@ -10,9 +10,9 @@
 namespace cb::weather {
 namespace {
 
-const std::vector<std::string> case_names = {"thermal",         "collision", "gravity_waves",
-                                             "density_current", "injection", "straka",
-                                             "robert",          "rest",      "bryan_fritsch"};
+const std::vector<std::string> case_names = {
+    "thermal", "collision", "gravity_waves", "density_current", "injection",
+    "straka",  "robert",    "rest",          "bryan_fritsch",   "supercell"};
 
 // Domain and lateral boundaries of each case (miniWeather: 20 km x 10 km,
 // periodic in x; 3-D adds y with the extent of x). x, y, z in metres.
@@ -30,6 +30,8 @@ CaseDefaults defaults_for(Case kind) {
       return {{0.0, 0.0, 0.0}, {1000.0, 1000.0, 1500.0}, true, 0.0};
     case Case::bryan_fritsch:
       return {{0.0, 0.0, 0.0}, {20000.0, 20000.0, 10000.0}, true, 0.0};
+    case Case::supercell:  // the Cartesian DCMIP2016 supercell, doubly periodic
+      return {{0.0, 0.0, 0.0}, {168000.0, 168000.0, 20000.0}, false, 0.0};
     default:
       return {{0.0, 0.0, 0.0}, {20000.0, 20000.0, 10000.0}, false, 0.0};
   }
@@ -118,6 +120,19 @@ double diffusion_dt_limit(const Params& p) {
                   : std::numeric_limits<double>::infinity();
 }
 
+// The supercell sets its own humidity profile and bubble, and needs its water in the dynamics.
+void check_supercell(io::CaseFile& file, const Params& p) {
+  if (!p.moisture.dynamics)
+    file.fail("weather", "moisture",
+              "[weather] moisture: case supercell needs moisture = true and water_dynamics");
+  for (const char* key : {"relative_humidity", "bubble_relative_humidity", "bubble_cloud"}) {
+    if (file.has("weather", key))
+      file.fail("weather", key,
+                std::string("[weather] ") + key +
+                    ": case supercell has its own humidity profile and bubble (remove the key)");
+  }
+}
+
 }  // namespace
 
 double min_spacing(const Params& p) {
@@ -147,6 +162,7 @@ Params read_params(io::CaseFile& file) {
   if (p.kind == Case::bryan_fritsch && !p.moisture.dynamics)
     file.fail("weather", "moisture",
               "[weather] moisture: case bryan_fritsch needs moisture = true and water_dynamics");
+  if (p.kind == Case::supercell) check_supercell(file, p);
   return p;
 }
 

@@ -149,6 +149,68 @@ TEST_CASE("SPC/E water with PPPM: every term as lmp computes it, and after 20 st
   fs::remove_all(dir);
 }
 
+// The rows of "rdf r g..." lines in `text` (the run summary) or of the last
+// block of a fix ave/time file (Row, r, then g and coord per pair): r and
+// the g columns.
+std::vector<std::vector<double>> rdf_rows(const std::string& text, bool lammps) {
+  std::vector<std::vector<double>> rows;
+  std::istringstream lines(text);
+  for (std::string line; std::getline(lines, line);) {
+    std::istringstream words(line);
+    std::vector<double> numbers;
+    std::string first;
+    if (!(words >> first) || (lammps ? first[0] == '#' : first != "rdf")) continue;
+    if (lammps) numbers.push_back(std::stod(first));
+    for (double v; words >> v;) numbers.push_back(v);
+    if (lammps && numbers.size() == 2) rows.clear();  // "step rows": a new block
+    if (lammps && numbers.size() > 2) {
+      std::vector<double> row = {numbers[1]};
+      for (std::size_t c = 2; c < numbers.size(); c += 2) row.push_back(numbers[c]);
+      rows.push_back(row);
+    } else if (!lammps && !numbers.empty()) {
+      rows.push_back(numbers);
+    }
+  }
+  return rows;
+}
+
+TEST_CASE("g(r) per type pair as lmp compute rdf gives it, special pairs left out",
+          "[md][validation][molecules][rdf]") {
+  // SPC/E water (the case above, Ewald) after one NVE step: O-O, O-H and H-H
+  // in 50 bins to 10 A against lmp's compute rdf 50 2 2 2 1 1 1 cutoff 10.0
+  // (fix ave/time at step 1). The intramolecular O-H and H-H pairs (special
+  // factors 0, in the neighbour list for the Ewald correction) are left out
+  // by both. lmp prints 6 digits: within 1e-5 relative plus 1e-6.
+  const std::string data = lammps_examples + "HEAT/data.spce";
+  if (!lmp_with(data)) SKIP("lmp or lammps-examples (" + data + ") is not installed");
+  const std::string dir = make_temp_dir("cb_md_rdf_");
+  lmp_thermo(dir, spce_lmp + "fix 1 all nve\ncompute r all rdf 50 2 2 2 1 1 1 cutoff 10.0\n" +
+                      "fix 2 all ave/time 1 1 1 c_r[*] file rdf.txt mode vector\nrun 1\n");
+  const auto reference = rdf_rows(read_text(dir + "/rdf.txt"), true);
+  write_text(dir + "/spce.toml", spce_case + "\n[compute]\nrdf_bins = 50\nrdf_cutoff = 10.0\n" +
+                                     "rdf_every = 1\nrdf_pairs = [2, 2, 2, 1, 1, 1]\n");
+  for (int ranks : {1, 2}) {
+    const std::string args = "run " + dir + "/spce.toml --set run.steps=1 --output-dir " + dir +
+                             "/np" + std::to_string(ranks);
+    const CliResult r = ranks == 1 ? run_cloudburst(args) : run_cloudburst_mpi(ranks, args);
+    INFO(r.output);
+    REQUIRE(r.code == 0);
+    CHECK_THAT(r.output, ContainsSubstring("(columns r g(2,2) g(2,1) g(1,1))"));
+    const auto ours = rdf_rows(r.output, false);
+    REQUIRE(ours.size() == 50);
+    REQUIRE(reference.size() == 50);
+    for (std::size_t b = 0; b < ours.size(); ++b) {
+      REQUIRE(ours[b].size() == 4);
+      for (std::size_t c = 0; c < 4; ++c) {
+        INFO(ranks << " rank(s), bin " << b << " column " << c << ": cloudburst " << ours[b][c]
+                   << ", lmp " << reference[b][c]);
+        CHECK(std::abs(ours[b][c] - reference[b][c]) <= 1e-5 * std::abs(reference[b][c]) + 1e-6);
+      }
+    }
+  }
+  fs::remove_all(dir);
+}
+
 TEST_CASE("pair style coul/long: charged ions with PPPM as lmp computes them",
           "[md][validation][pppm]") {
   // cases/md/data/salt_charge.data (1000 ions) with LAMMPS's pair_style

@@ -12,6 +12,15 @@
 
 namespace cb::md {
 
+std::array<bool, 4> special_pairs_without_interaction(const Params& params) {
+  std::array<bool, 4> none{false, false, false, false};
+  if (!params.molecular()) return none;
+  for (int level = 1; level < 4; ++level)
+    none[level] =
+        params.molecule.special_lj[level] == 0.0 && params.molecule.special_coul[level] == 0.0;
+  return none;
+}
+
 SpecialRule special_rule(const Params& params) {
   SpecialRule rule;
   if (!params.molecular()) return rule;

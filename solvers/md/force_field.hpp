@@ -13,6 +13,7 @@
 
 #include <mpi.h>
 
+#include <array>
 #include <memory>
 #include <string>
 #include <vector>
@@ -74,6 +75,9 @@ class ForceTerm {
 // its Coulomb back), factors 1 and 1 keep it as an ordinary pair, anything
 // else marks it with its level (LAMMPS Neighbor::init's special_flag).
 SpecialRule special_rule(const Params& params);
+// The special levels (1-3) whose LJ and Coulomb factors are both 0 (in a
+// molecular system): pairs that do not interact, left out of g(r).
+std::array<bool, 4> special_pairs_without_interaction(const Params& params);
 
 class LjForce;
 class EwaldSum;

@@ -319,6 +319,15 @@ void read_compute(io::CaseFile& file, Params& p) {
   c.rdf_every = file.get<long>("compute", "rdf_every", 100, io::Bounds::at_least(1));
   c.rdf_start = file.get<long>("compute", "rdf_start", 0, io::Bounds::non_negative());
   c.msd_every = file.get<long>("compute", "msd_every", 0, io::Bounds::non_negative());
+  c.rdf_pairs = file.get<std::vector<int>>("compute", "rdf_pairs", {});
+  const bool types_ok = std::all_of(c.rdf_pairs.begin(), c.rdf_pairs.end(),
+                                    [&](int t) { return t >= 1 && t <= p.atom_types; });
+  if (c.rdf_pairs.size() % 2 != 0 || c.rdf_pairs.size() > 2 * max_rdf_pairs || !types_ok) {
+    file.fail("compute", "rdf_pairs",
+              "[compute] rdf_pairs lists up to " + std::to_string(max_rdf_pairs) +
+                  " pairs of atom types (i1, j1, i2, j2, ...), each in [1, " +
+                  std::to_string(p.atom_types) + "]");
+  }
   if (c.rdf_cutoff > p.max_cutoff() * (1 + 1e-12)) {
     file.fail("compute", "rdf_cutoff",
               "[compute] rdf_cutoff = " + text(c.rdf_cutoff) + " exceeds the pair cutoff " +

@@ -29,11 +29,16 @@ struct ThermostatParams {
   kernels::md::Units units;
 };
 
+constexpr int max_rdf_pairs = 16;
+
 struct ComputeParams {
   int rdf_bins = 0;  // 0: g(r) off
   double rdf_cutoff = 0.0;
   long rdf_every = 0;
   long rdf_start = 0;  // first step sampled (skip the equilibration)
+  // Type pairs (i1, j1, i2, j2, ...) as LAMMPS compute rdf lists them; empty:
+  // one g(r) over all atoms.
+  std::vector<int> rdf_pairs;
   long msd_every = 0;  // 0: MSD off
 };
 

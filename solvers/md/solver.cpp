@@ -21,7 +21,7 @@ MdSolver::MdSolver(const Params& params, const Decomposition& decomposition,
       schedule_(params, decomposition.comm()),
       forces_(params, decomposition.comm(), MeshContext{&decomposition, local_, context.comm}),
       thermostat_(params.thermostat, decomposition.comm()),
-      rdf_(params.compute),
+      rdf_(params.compute, special_pairs_without_interaction(params)),
       thermo_log_(params.thermo_every, params.steps, decomposition.rank(),
                   params.thermo_multi ? ThermoLog::Style::multi : ThermoLog::Style::one) {
   check_box_covers_cutoff(params_);
@@ -157,7 +157,7 @@ std::vector<Diagnostic> MdSolver::diagnostics(double /*time*/) {
 
 std::vector<std::string> MdSolver::summary_lines() {
   std::vector<std::string> lines =
-      rdf_.summary_lines(decomposition_.comm(), static_cast<double>(atoms_.total), local_.volume());
+      rdf_.summary_lines(decomposition_.comm(), atoms_, local_.volume());
   const std::string kspace = forces_.kspace_summary();
   if (!kspace.empty()) lines.insert(lines.begin(), kspace);
   lines.push_back(parts_.summary(decomposition_.comm()));

@@ -1,8 +1,9 @@
 // SHAKE in the time step through the `cloudburst` program ([constraints],
 // solvers/md/constraints.hpp) against Debian's lmp: LAMMPS's in.peptide as
 // written (NVT tchain 1, SHAKE b 4 6 8 10 12 14 18 a 31, PPPM 1e-4, 2 fs, 300
-// steps) on 1 and 2 ranks, and SPC/E water (HEAT/data.spce) with rigid
-// molecules (b 1 a 1); a restart with SHAKE bit for bit; the input errors.
+// steps) on 1 and 2 ranks and, with lmp's Coulomb table off, 20 steps on 1, 2
+// and 4 ranks; SPC/E water (HEAT/data.spce) with rigid molecules (b 1 a 1) on
+// 1, 2 and 4 ranks; a restart with SHAKE bit for bit; the input errors.
 #include "bad_input.hpp"
 #include "cli_runner.hpp"
 #include "h5_read.hpp"
@@ -108,7 +109,7 @@ const std::map<std::string, std::string> peptide_columns = {
 
 }  // namespace
 
-TEST_CASE("in.peptide with SHAKE, fix nvt and exact Coulomb: 20 steps as lmp's, 1 and 2 ranks",
+TEST_CASE("in.peptide with SHAKE, fix nvt and exact Coulomb: 20 steps as lmp's, 1, 2 and 4 ranks",
           "[md][validation][shake][mpi]") {
   // in.peptide with pair_modify table 0 (our real-space Coulomb is not
   // tabulated): every thermo column of every step within 1e-10 of lmp's
@@ -118,7 +119,7 @@ TEST_CASE("in.peptide with SHAKE, fix nvt and exact Coulomb: 20 steps as lmp's, 
   const auto lmp = lmp_thermo_rows(dir, lmp_peptide_input(20, 1, "pair_modify table 0"));
   REQUIRE(lmp.size() == 21);
   write_text(dir + "/peptide.toml", peptide_case_text());
-  for (int ranks : {1, 2}) {
+  for (int ranks : {1, 2, 4}) {
     const std::string out = dir + "/np" + std::to_string(ranks);
     const CliResult r =
         run_cloudburst_mpi(ranks, "run " + dir + "/peptide.toml --output-dir " + out +
@@ -245,7 +246,7 @@ TEST_CASE("rigid SPC/E water (SHAKE b 1 a 1) as lmp runs it", "[md][validation][
                                                       {"TotEng", "tot_eng"},
                                                       {"Press", "press"},
                                                       {"E_long", "elong"}};
-  for (int ranks : {1, 2}) {
+  for (int ranks : {1, 2, 4}) {
     const std::string out = dir + "/np" + std::to_string(ranks);
     const CliResult r = run_cloudburst_mpi(ranks, "run " + dir + "/spce.toml --output-dir " + out);
     INFO(r.output);

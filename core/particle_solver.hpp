@@ -64,6 +64,9 @@ struct HostParticles {
   // (the owner of an atom and the skin check follow them); without them the
   // restart agrees to round-off. Not an output quantity.
   std::vector<double> x_build;
+  // Optional, 3 per atom: the constraint force (SHAKE) of the last step, which
+  // the next step's first half kick uses; stored for bit-for-bit restarts.
+  std::vector<double> f_constraint;
   // One per atom with the charge and full styles, else empty: charge and
   // molecule id (0 for none, and always 0 with the charge style).
   std::vector<double> q;

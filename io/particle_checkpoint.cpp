@@ -107,7 +107,8 @@ Topology read_topology_group(hid_t file, const std::string& label, int rank, int
 }
 
 void write_particles_group(hid_t file, const CheckpointHeader& header, const HostParticles& owned,
-                           const RowSlice& slice, bool with_build, bool charged) {
+                           const RowSlice& slice, bool with_build, bool charged,
+                           bool with_constraint) {
   H5Handle group = detail::create_group(file, particles_group);
   detail::write_attribute(group, "cells", header.geometry.cells);
   detail::write_attribute(group, "lo", header.geometry.lo);
@@ -122,6 +123,10 @@ void write_particles_group(hid_t file, const CheckpointHeader& header, const Hos
   if (with_build) {
     detail::write_rows(group, "x_build", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 3, slice,
                        owned.x_build.data());
+  }
+  if (with_constraint) {
+    detail::write_rows(group, "f_constraint", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 3, slice,
+                       owned.f_constraint.data());
   }
   if (charged) {
     detail::write_rows(group, "q", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 1, slice, owned.q.data());
@@ -160,6 +165,12 @@ void write_particle_checkpoint(const std::string& path, MPI_Comm comm,
   // Positions at the last list build, when every rank's solver gave them.
   int with_build = owned.x_build.size() == owned.x.size() ? 1 : 0;
   MPI_Allreduce(MPI_IN_PLACE, &with_build, 1, MPI_INT, MPI_LAND, comm);
+  // Constraint forces of the last step, when the solver has constraints.
+  int constraint_sized = owned.f_constraint.size() == owned.x.size() ? 1 : 0;
+  int constraint_any = owned.f_constraint.empty() ? 0 : 1;
+  MPI_Allreduce(MPI_IN_PLACE, &constraint_sized, 1, MPI_INT, MPI_LAND, comm);
+  MPI_Allreduce(MPI_IN_PLACE, &constraint_any, 1, MPI_INT, MPI_MAX, comm);
+  const bool with_constraint = constraint_sized != 0 && constraint_any != 0;
   int charged = owned.q.empty() ? 0 : 1;  // a rank without atoms has no charges either
   MPI_Allreduce(MPI_IN_PLACE, &charged, 1, MPI_INT, MPI_MAX, comm);
   const TopologyRows topology = topology_rows(comm, owned.topology);
@@ -167,7 +178,8 @@ void write_particle_checkpoint(const std::string& path, MPI_Comm comm,
   double bytes = double(slice.total) * (8 + 4 + 3 * 8 + 3 * 8 + 3 * 4 + 3 * 8 + 8 + 8);
   for (int k = 0; k < term_kinds; ++k) bytes += 8.0 * term_width(k) * topology.slices[k].total;
   detail::write_checkpoint_atomically(path, comm, complete, bytes, [&](hid_t file) {
-    write_particles_group(file, complete, owned, slice, with_build != 0, charged != 0);
+    write_particles_group(file, complete, owned, slice, with_build != 0, charged != 0,
+                          with_constraint);
     if (topology.any_types()) write_topology_group(file, topology);
   });
 }
@@ -203,6 +215,11 @@ HostParticles read_particle_checkpoint(const std::string& path, MPI_Comm comm) {
         atoms.x_build.resize(3 * n);
         detail::read_rows(group, label, "x_build", H5T_NATIVE_DOUBLE, 3, slice,
                           atoms.x_build.data());
+      }
+      if (detail::has_link(group, "f_constraint")) {
+        atoms.f_constraint.resize(3 * n);
+        detail::read_rows(group, label, "f_constraint", H5T_NATIVE_DOUBLE, 3, slice,
+                          atoms.f_constraint.data());
       }
       if (detail::has_link(group, "q")) {
         atoms.q.resize(n);

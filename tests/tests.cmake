@@ -177,6 +177,10 @@ cloudburst_test(test_md_shake_clusters SOURCES test_md_shake_clusters.cpp cli_ru
 # SHAKE's setup (clusters, targets, kernels) against lmp's positions at step 0
 cloudburst_test(test_md_shake_setup SOURCES test_md_shake_setup.cpp cli_runner.cpp lmp_compare.cpp
   LIBS cloudburst::md RANKS 1 LABELS "md;validation")
+# SHAKE in the time step against lmp (in.peptide, SPC/E), restart, bad input
+cloudburst_test(test_md_shake_runs SOURCES test_md_shake_runs.cpp cli_runner.cpp lmp_compare.cpp
+  LIBS cloudburst_hdf5 RANKS 1 LABELS "md;cli;mpi;restart;validation;shake")
+add_dependencies(test_md_shake_runs cloudburst)
 cloudburst_test(test_md_peptide SOURCES test_md_peptide.cpp cli_runner.cpp lmp_compare.cpp
   RANKS 1 LABELS "md;cli;mpi;validation")
 add_dependencies(test_md_peptide cloudburst)

@@ -58,6 +58,12 @@ struct Atoms {
   int special_width = 0;
   RowsView terms[4];
   RowsView special;
+  // With constraints only (constraints.hpp): per owned atom, the cluster it
+  // belongs to (shape, atom ids, target codes; a row of zeros for none) and
+  // the constraint force of the last step, which the next step's kicks use.
+  int cluster_width = 0;
+  RowsView cluster;
+  Vec3View f_constraint;
 
   // Every per-atom property besides x, f and code, listed once: allocation,
   // growth, the records that carry an owned atom to another rank (migration,
@@ -81,6 +87,10 @@ struct Atoms {
       if (atoms.term_width[kind] > 0) visit(term_labels[kind], atoms.terms[kind], Reach::owned);
     }
     if (atoms.special_width > 0) visit("md::special", atoms.special, Reach::owned);
+    if (atoms.cluster_width > 0) {
+      visit("md::cluster", atoms.cluster, Reach::owned);
+      visit("md::f_constraint", atoms.f_constraint, Reach::owned);
+    }
   }
 
   // The same properties (and widths) as `other`, no atoms.
@@ -88,6 +98,7 @@ struct Atoms {
     charged = other.charged;
     for (int kind = 0; kind < 4; ++kind) term_width[kind] = other.term_width[kind];
     special_width = other.special_width;
+    cluster_width = other.cluster_width;
     allocate(n);
   }
 
@@ -117,6 +128,7 @@ struct Atoms {
     code = IntView("md::image_code", 0);
     for (int kind = 0; kind < 4; ++kind) terms[kind] = RowsView("md::terms", 0, term_width[kind]);
     special = RowsView("md::special", 0, special_width);
+    cluster = RowsView("md::cluster", 0, cluster_width);
     for_each_property(*this, [](const char* label, auto& view, Reach) {
       using View = std::decay_t<decltype(view)>;
       if constexpr (View::rank_dynamic == 2) {

@@ -93,6 +93,7 @@ struct TermRowsEval {
     for (int s = 0; s < slots; ++s) {
       const int type = static_cast<int>(row(i, s * (1 + N)));
       if (type == 0) break;
+      if (type < 0) continue;  // held by a constraint (LAMMPS fix shake's negative type)
       double xs[N][3], fs[N][3];
       int own = 0;
       for (int a = 0; a < N; ++a) {
@@ -161,6 +162,23 @@ TermRowsEval make_eval(const Atoms& atoms, const IntView& index_of_id,
 
 }  // namespace
 
+void map_index_of_id(const Atoms& atoms, const IntView& map) {
+  const auto id = atoms.id;
+  Kokkos::deep_copy(map, -1);
+  // The lowest local index of each id: the owned copy when there is one, and
+  // the same choice on every thread count.
+  Kokkos::parallel_for(
+      "md::index_of_id", Policy(0, atoms.nall()), KOKKOS_LAMBDA(int i) {
+        int* slot = &map(id(i));
+        int seen = *slot;
+        while ((seen < 0 || seen > i)) {
+          const int before = Kokkos::atomic_compare_exchange(slot, seen, i);
+          if (before == seen) break;
+          seen = before;
+        }
+      });
+}
+
 BondedForce::BondedForce(const Params& params) {
   const MolecularParams& m = params.molecule;
   const auto style = [&m](TermKind kind) -> const std::string& {
@@ -228,20 +246,7 @@ void BondedForce::setup(const Atoms& atoms, MPI_Comm comm) {
 void BondedForce::atoms_rebuilt(const Atoms& atoms) {
   if (static_cast<std::int64_t>(index_of_id_.extent(0)) < max_id_ + 1) return;  // before setup
   const auto map = index_of_id_;
-  const auto id = atoms.id;
-  Kokkos::deep_copy(map, -1);
-  // The lowest local index of each id: the owned copy when there is one, and
-  // the same choice on every thread count.
-  Kokkos::parallel_for(
-      "md::index_of_id", Policy(0, atoms.nall()), KOKKOS_LAMBDA(int i) {
-        int* slot = &map(id(i));
-        int seen = *slot;
-        while ((seen < 0 || seen > i)) {
-          const int before = Kokkos::atomic_compare_exchange(slot, seen, i);
-          if (before == seen) break;
-          seen = before;
-        }
-      });
+  map_index_of_id(atoms, map);
   std::int64_t missing = 0;
   for (int kind = 0; kind < term_kinds; ++kind) {
     const RowsView rows = atoms.terms[kind];

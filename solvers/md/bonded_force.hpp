@@ -13,6 +13,10 @@
 
 namespace cb::md {
 
+// map(id) = the lowest local index (owned before ghosts) of every atom id
+// held, -1 for the others; map is sized past the largest id.
+void map_index_of_id(const Atoms& atoms, const IntView& map);
+
 class BondedForce : public ForceTerm {
  public:
   explicit BondedForce(const Params& params);

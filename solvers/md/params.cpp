@@ -414,6 +414,7 @@ Params read_params(io::CaseFile& file) {
   p.thermo_every = file.get<long>("thermo", "every_steps", 0, io::Bounds::non_negative());
   p.thermo_multi = file.choice("thermo", "style", {"one", "multi"}, std::string("one")) == "multi";
   read_thermostat(file, p);
+  read_constraints(file, p);
   read_compute(file, p);
   p.geometry.lo = p.box.lo;
   p.geometry.hi = p.box.hi;

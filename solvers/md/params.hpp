@@ -10,6 +10,7 @@
 #include "kernels/md/lattice.hpp"
 #include "kernels/md/lj.hpp"
 #include "kernels/md/units.hpp"
+#include "solvers/md/shake_clusters.hpp"
 
 #include <optional>
 #include <string>
@@ -27,6 +28,16 @@ struct ThermostatParams {
   long seed = 1;      // Langevin and CSVR random streams
   int chain = 3;      // Nose-Hoover chain length (LAMMPS fix nvt tchain)
   kernels::md::Units units;
+};
+
+// [constraints] style = "shake" (LAMMPS fix shake tol iter N b ... a ... t ...
+// m ...): the clusters' selection, the tolerance on the change of a multiplier
+// between iterations (LAMMPS's test) and the iteration limit.
+struct ConstraintParams {
+  bool shake = false;
+  double tolerance = 1.0e-4;
+  int max_iterations = 10;
+  ShakeSelection selection;
 };
 
 constexpr int max_rdf_pairs = 16;
@@ -126,6 +137,7 @@ struct Params {
   long thermo_every = 0;
   bool thermo_multi = false;  // [thermo] style = "multi" (LAMMPS thermo_style multi)
   ThermostatParams thermostat;
+  ConstraintParams constraints;
   ComputeParams compute;
 
   double max_cutoff() const;
@@ -145,6 +157,9 @@ void read_molecular(io::CaseFile& file, Params& p, const io::LammpsData& data);
 // correction (after [pair]; params_kspace.cpp).
 void read_boundary(io::CaseFile& file, Params& p);
 void read_kspace(io::CaseFile& file, Params& p);
+// [constraints] (after the masses and the molecular topology;
+// params_constraints.cpp).
+void read_constraints(io::CaseFile& file, Params& p);
 // Charmm dihedrals with 1-4 weights need the charmm pair style (after [pair]).
 void check_charmm_weights(io::CaseFile& file, const Params& p);
 

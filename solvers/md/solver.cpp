@@ -20,6 +20,7 @@ MdSolver::MdSolver(const Params& params, const Decomposition& decomposition,
       list_(params.neighbor_cutoff(), params.list == ListKind::half, special_rule(params)),
       schedule_(params, decomposition.comm()),
       forces_(params, decomposition.comm(), MeshContext{&decomposition, local_, context.comm}),
+      constraints_(params),
       thermostat_(params.thermostat, decomposition.comm()),
       rdf_(params.compute, special_pairs_without_interaction(params)),
       thermo_log_(params.thermo_every, params.steps, decomposition.rank(),
@@ -63,6 +64,23 @@ void MdSolver::rebuild(bool migrate) {
   comm_.borders(atoms_);
   list_.build(atoms_, forces_.list_cutsq());
   forces_.atoms_rebuilt(atoms_);
+  constraints_.atoms_rebuilt(atoms_);
+}
+
+void MdSolver::prepare_constraints() {
+  if (!constraints_.active() || constraints_ready_) return;
+  if (step_ == 0) {
+    // LAMMPS's step-0 energies come from the forces before the correction.
+    setup_energy_ = forces_.energy_virial(atoms_, list_);
+    constraints_.correct_positions(atoms_, masses_, comm_, step_);
+    constraints_.add_forces(atoms_, masses_, comm_, params_.dt, params_.units.ftm2v, step_, true);
+  } else if (stored_constraint_forces_) {
+    constraints_.add_stored_forces(atoms_);
+  } else {
+    constraints_.add_forces(atoms_, masses_, comm_, params_.dt, params_.units.ftm2v, step_, true);
+  }
+  constraints_ready_ = true;
+  cached_.reset();
 }
 
 void MdSolver::compute_forces() {
@@ -74,6 +92,7 @@ void MdSolver::compute_forces() {
 // and drift, list rebuild or ghost update, forces, reverse communication, half
 // kick, thermostat end, computes, thermo output.
 void MdSolver::step(double /*time*/, double dt, PhaseTimer& timer) {
+  prepare_constraints();
   if (!thermo_log_.header_printed()) print_thermo_if_due(true);
   cached_.reset();
   const double dof = degrees_of_freedom();
@@ -99,6 +118,9 @@ void MdSolver::step(double /*time*/, double dt, PhaseTimer& timer) {
     comm_.reverse(atoms_, atoms_.f);
     parts_.charge(Part::comm);
   }
+  if (constraints_.active()) {  // LAMMPS fix shake's post_force
+    constraints_.add_forces(atoms_, masses_, comm_, dt, params_.units.ftm2v, step_ + 1);
+  }
   ++step_;
   integrate_final(atoms_, masses_, dt, params_.units.ftm2v);
   thermostat_.end_step(atoms_, masses_, step_, dt, dof);
@@ -112,10 +134,13 @@ void MdSolver::print_thermo_if_due(bool start) {
 }
 
 Thermo MdSolver::thermo() {
+  prepare_constraints();
   if (cached_ && cached_->step == step_) return *cached_;
-  const EnergyVirial ev = forces_.energy_virial(atoms_, list_);
+  const EnergyVirial ev =
+      step_ == 0 && setup_energy_ ? *setup_energy_ : forces_.energy_virial(atoms_, list_);
   constexpr int n = Energy::terms + 3;
-  double local[n] = {sum_mv2(atoms_, masses_, sums_), ev.virial, sum_mass(atoms_, masses_, sums_)};
+  const double virial = ev.virial + constraints_.virial(atoms_);
+  double local[n] = {sum_mv2(atoms_, masses_, sums_), virial, sum_mass(atoms_, masses_, sums_)};
   double global[n];
   for (int e = 0; e < Energy::terms; ++e) local[3 + e] = ev.energy[e];
   MPI_Allreduce(local, global, n, MPI_DOUBLE, MPI_SUM, decomposition_.comm());

@@ -13,6 +13,7 @@
 #include "core/particle_solver.hpp"
 #include "solvers/md/analysis.hpp"
 #include "solvers/md/comm.hpp"
+#include "solvers/md/constraints.hpp"
 #include "solvers/md/dynamics.hpp"
 #include "solvers/md/force_field.hpp"
 #include "solvers/md/neighbor.hpp"
@@ -75,6 +76,10 @@ class MdSolver : public ParticleSolver {
   // loaded), exchanges ghosts and builds the list.
   void rebuild(bool migrate);
   void compute_forces();
+  // Before the first step or thermo output after loading: the constraint
+  // forces (a restart's stored ones; at step 0 after LAMMPS fix shake's
+  // setup, which puts the clusters on their constraints).
+  void prepare_constraints();
   void print_thermo_if_due(bool start);
   HostRows topology_rows(const HostParticles& given);
   // After load_particles: the global atom count and the tail terms.
@@ -93,6 +98,7 @@ class MdSolver : public ParticleSolver {
   NeighborList list_;
   RebuildSchedule schedule_;
   ForceField forces_;
+  Constraints constraints_;
   Thermostat thermostat_;
   RadialDistribution rdf_;
   ThermoLog thermo_log_;
@@ -101,8 +107,11 @@ class MdSolver : public ParticleSolver {
   OrderedSum sums_;              // thermo and MSD sums, thread-count independent
   PartTimers parts_;             // time by part of the step (run summary)
   long step_ = 0;
-  std::int64_t constrained_dof_ = 0;  // removed by constraints (none yet)
-  std::optional<Thermo> cached_;      // thermo() of the current step
+  std::int64_t constrained_dof_ = 0;          // removed by constraints
+  bool constraints_ready_ = false;            // f holds the constraint forces
+  bool stored_constraint_forces_ = false;     // the loaded atoms brought them
+  std::optional<EnergyVirial> setup_energy_;  // step 0 with constraints: before SHAKE's setup
+  std::optional<Thermo> cached_;              // thermo() of the current step
 };
 
 }  // namespace cb::md

@@ -8,6 +8,7 @@
 #include "solvers/md/topology.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 #include <numeric>
 
 namespace cb::md {
@@ -36,6 +37,13 @@ Atoms to_device(const HostParticles& given, bool with_build, const Atoms& like,
   atoms.nlocal = n;
   for (int kind = 0; kind < term_kinds; ++kind) copy_rows(rows.terms[kind], n, atoms.terms[kind]);
   copy_rows(rows.special, n, atoms.special);
+  copy_rows(rows.cluster, n, atoms.cluster);
+  if (like.cluster_width > 0 && given.f_constraint.size() == 3 * given.size()) {
+    auto f_constraint = Kokkos::create_mirror_view(atoms.f_constraint);
+    for (int a = 0; a < n; ++a)
+      for (int d = 0; d < 3; ++d) f_constraint(a, d) = given.f_constraint[3 * a + d];
+    Kokkos::deep_copy(atoms.f_constraint, f_constraint);
+  }
   auto id = Kokkos::create_mirror_view(atoms.id);
   auto type = Kokkos::create_mirror_view(atoms.type);
   auto x = Kokkos::create_mirror_view(atoms.x);
@@ -111,6 +119,9 @@ void MdSolver::load_particles(const HostParticles& given) {
                               : "carry charges, but [md] atom_style is \"atomic\""));
   }
   const HostRows rows = topology_rows(given);
+  stored_constraint_forces_ = on_every_rank(given.f_constraint.size() == 3 * given.size(), comm) &&
+                              atoms_.cluster_width > 0;
+  constraints_ready_ = false;
   const OwnerLookup owners(params_, decomposition_);
   const DistributionPlan plan(comm, owners.ranks_of(with_build ? given.x_build : given.x));
   distribute_owned(plan, to_device(given, with_build, atoms_, rows, local_), atoms_, comm_options_);
@@ -125,7 +136,7 @@ void MdSolver::load_particles(const HostParticles& given) {
 // share of the topology; atoms_ takes their widths.
 HostRows MdSolver::topology_rows(const HostParticles& given) {
   const MPI_Comm comm = decomposition_.comm();
-  const Topology all = allgather_topology(given.topology, comm);
+  Topology all = allgather_topology(given.topology, comm);
   if (!all.empty() && params_.atom_style != AtomStyle::full)
     throw InputError(
         std::string("md: the atoms given have bonded terms, but [md] atom_style is \"") +
@@ -138,13 +149,24 @@ HostRows MdSolver::topology_rows(const HostParticles& given) {
                          std::to_string(params_.molecule.types[kind]));
     }
   }
+  std::vector<std::int64_t> cluster_rows;
+  if (constraints_.active()) {  // the constrained terms' types turn negative in `all`
+    cluster_rows = constraints_.assign(all, given, comm);
+    constrained_dof_ = constraints_.count();
+  }
   HostRows rows = host_rows(all, given.id);
-  bool same = rows.special_width == atoms_.special_width;
+  if (constraints_.active()) {
+    rows.cluster_width = cluster_row_width;
+    rows.cluster = std::move(cluster_rows);
+  }
+  bool same =
+      rows.special_width == atoms_.special_width && rows.cluster_width == atoms_.cluster_width;
   for (int kind = 0; kind < term_kinds; ++kind)
     same = same && rows.term_width[kind] == atoms_.term_width[kind];
   if (!same) {
     for (int kind = 0; kind < term_kinds; ++kind) atoms_.term_width[kind] = rows.term_width[kind];
     atoms_.special_width = rows.special_width;
+    atoms_.cluster_width = rows.cluster_width;
     atoms_.allocate(atoms_.capacity());
   }
   return rows;
@@ -204,10 +226,18 @@ HostParticles MdSolver::owned_particles() {
     if (width == 0) continue;
     const auto rows = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), atoms_.terms[kind]);
     std::vector<std::int64_t> flat(std::size_t(n) * width);
+    const int slot = slot_width(static_cast<TermKind>(kind));
     for (int a = 0; a < n; ++a)
-      for (int c = 0; c < width; ++c) flat[std::size_t(a) * width + c] = rows(a, c);
+      for (int c = 0; c < width; ++c)  // constrained terms (negative types) as given
+        flat[std::size_t(a) * width + c] = c % slot == 0 ? std::abs(rows(a, c)) : rows(a, c);
     append_first_atom_terms(static_cast<TermKind>(kind), out.id, flat, width,
                             out.topology.terms[kind]);
+  }
+  if (atoms_.cluster_width > 0) {
+    const auto fc = host3(atoms_.f_constraint);
+    out.f_constraint.resize(3 * n);
+    for (int a = 0; a < n; ++a)
+      for (int d = 0; d < 3; ++d) out.f_constraint[3 * a + d] = fc(a, d);
   }
   for (std::vector<double>* values : {&out.x, &out.v, &out.x_build}) values->resize(3 * n);
   out.image.resize(3 * n);

@@ -36,6 +36,8 @@ struct HostRows {
   int special_width = 0;
   std::vector<std::int64_t> terms[term_kinds];  // ids.size() rows of term_width
   std::vector<std::int64_t> special;            // ids.size() rows of special_width
+  int cluster_width = 0;                        // constraints.hpp
+  std::vector<std::int64_t> cluster;            // ids.size() rows of cluster_width
 };
 HostRows host_rows(const Topology& all, const std::vector<std::int64_t>& ids);
 

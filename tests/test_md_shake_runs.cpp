@@ -1,0 +1,320 @@
+// SHAKE in the time step through the `cloudburst` program ([constraints],
+// solvers/md/constraints.hpp) against Debian's lmp: LAMMPS's in.peptide as
+// written (NVT tchain 1, SHAKE b 4 6 8 10 12 14 18 a 31, PPPM 1e-4, 2 fs, 300
+// steps) on 1 and 2 ranks and, with lmp's Coulomb table off, 20 steps on 1, 2
+// and 4 ranks; SPC/E water (HEAT/data.spce) with rigid molecules (b 1 a 1) on
+// 1, 2 and 4 ranks; a restart with SHAKE bit for bit; the input errors.
+#include "bad_input.hpp"
+#include "cli_runner.hpp"
+#include "h5_read.hpp"
+#include "lmp_compare.hpp"
+
+#include <catch2/catch_test_macros.hpp>
+
+#include <cmath>
+#include <filesystem>
+#include <map>
+#include <string>
+#include <vector>
+
+using namespace cb::test;
+namespace fs = std::filesystem;
+
+namespace {
+
+// Relative tolerance of the SPC/E rows (measured on 1 and 2 ranks: 2e-13 at
+// most, TotEng and Press).
+constexpr double spce_tolerance = 1e-10;
+
+const std::string peptide_data = lammps_examples + "peptide/data.peptide";
+
+// in.peptide's fix nvt and fix shake as case-file sections.
+const std::string peptide_nvt_shake = R"(
+[thermostat]
+style = "nose_hoover"
+temperature = 275.0
+damp = 100.0
+chain = 1
+
+[constraints]
+style = "shake"
+tolerance = 1.0e-4
+max_iterations = 10
+bond_types = [4, 6, 8, 10, 12, 14, 18]
+angle_types = [31]
+
+[diagnostics]
+every_steps = 50
+)";
+
+// in.peptide as written: 300 steps of 2 fs, neigh_modify delay 5.
+std::string peptide_case_text() {
+  std::string text = peptide_case(peptide_data, "style = \"pppm\"\naccuracy = 1.0e-4\n", 300);
+  for (const auto& [from, to] : {std::pair<std::string, std::string>{"dt = 1.0", "dt = 2.0"},
+                                 {"skin = 2.0", "skin = 2.0\ndelay = 5"}}) {
+    REQUIRE(text.find(from) != std::string::npos);
+    text.replace(text.find(from), from.size(), to);
+  }
+  return text + peptide_nvt_shake;
+}
+
+// Every row of diagnostics.csv in `out` against lmp's rows of the same steps;
+// returns the largest relative difference of each keyword.
+std::map<std::string, double> compare_rows(const std::string& out,
+                                           const std::vector<std::map<std::string, double>>& lmp,
+                                           const std::map<std::string, std::string>& columns,
+                                           double tolerance, const std::string& what) {
+  std::map<std::string, double> worst;
+  const std::vector<double> steps = csv_column(out + "/diagnostics.csv", "step");
+  REQUIRE(steps.size() == lmp.size());
+  for (const auto& [keyword, column] : columns) {
+    const std::vector<double> ours = csv_column(out + "/diagnostics.csv", column);
+    for (std::size_t k = 0; k < steps.size(); ++k) {
+      REQUIRE(steps[k] == lmp[k].at("Step"));
+      const double reference = lmp[k].at(keyword);
+      const double scale = std::abs(reference) > 0.0 ? std::abs(reference) : 1.0;
+      worst[keyword] = std::max(worst[keyword], std::abs(ours[k] - reference) / scale);
+      check_relative(ours[k], reference, tolerance,
+                     what + " " + keyword + " at step " + std::to_string(std::lround(steps[k])));
+    }
+  }
+  for (const auto& [keyword, difference] : worst)
+    UNSCOPED_INFO(what << " " << keyword << ": largest relative difference " << difference);
+  return worst;
+}
+
+// lmp's in.peptide with thermo rows of `steps` steps every `every`, with
+// `extra` lines after kspace_style.
+std::string lmp_peptide_input(int steps, int every, const std::string& extra) {
+  std::string input = read_text(lammps_examples + "peptide/in.peptide");
+  for (const auto& [from, to] :
+       {std::pair<std::string, std::string>{"read_data\tdata.peptide",
+                                            "read_data\t" + peptide_data},
+        {"kspace_style\tpppm 0.0001", "kspace_style\tpppm 0.0001\n" + extra},
+        {"thermo_style\tmulti", ""},
+        {"thermo\t\t50", "thermo " + std::to_string(every)},
+        {"run\t\t300",
+         "thermo_style custom step temp pe etotal press ebond eangle elong f_1\n"
+         "thermo_modify format float %.15g\nrun " +
+             std::to_string(steps)}}) {
+    REQUIRE(input.find(from) != std::string::npos);
+    input.replace(input.find(from), from.size(), to);
+  }
+  return input;
+}
+
+const std::map<std::string, std::string> peptide_columns = {
+    {"Temp", "temp"},    {"PotEng", "pe"},      {"TotEng", "tot_eng"}, {"Press", "press"},
+    {"E_bond", "ebond"}, {"E_angle", "eangle"}, {"E_long", "elong"},   {"f_1", "ecouple"}};
+
+}  // namespace
+
+TEST_CASE("in.peptide with SHAKE, fix nvt and exact Coulomb: 20 steps as lmp's, 1, 2 and 4 ranks",
+          "[md][validation][shake][mpi]") {
+  // in.peptide with pair_modify table 0 (our real-space Coulomb is not
+  // tabulated): every thermo column of every step within 1e-10 of lmp's
+  // %.15g (measured on 1 rank: 5e-13 at most, Press).
+  if (!lmp_with(peptide_data)) SKIP("lmp or lammps-examples is not installed");
+  const std::string dir = make_temp_dir("cb_md_shake_peptide20_");
+  const auto lmp = lmp_thermo_rows(dir, lmp_peptide_input(20, 1, "pair_modify table 0"));
+  REQUIRE(lmp.size() == 21);
+  write_text(dir + "/peptide.toml", peptide_case_text());
+  for (int ranks : {1, 2, 4}) {
+    const std::string out = dir + "/np" + std::to_string(ranks);
+    const CliResult r =
+        run_cloudburst_mpi(ranks, "run " + dir + "/peptide.toml --output-dir " + out +
+                                      " --set run.steps=20 --set diagnostics.every_steps=1");
+    INFO(r.output);
+    REQUIRE(r.code == 0);
+    compare_rows(out, lmp, peptide_columns, 1e-10, "np" + std::to_string(ranks) + ":");
+  }
+  fs::remove_all(dir);
+}
+
+TEST_CASE("in.peptide as written (tabulated Coulomb in lmp): 300 steps, 1 and 2 ranks",
+          "[md][validation][shake][mpi]") {
+  // LAMMPS tabulates the real-space Coulomb (pair_modify table 12, its
+  // default); we do not, so the runs part slowly. Measured largest relative
+  // differences over steps 0..300 (every 50) on 1 rank: Temp 1.5e-5, PotEng
+  // 2.4e-6, TotEng 9.3e-7, E_bond 4.2e-5, E_angle 1.8e-4, E_long 2.3e-7,
+  // Press 4.1e-3 (0.8 atm), f_1 1.0e-3; step 300 TotEng -5251.3649 (lmp
+  // -5251.3638), E_long -33909.0870 (-33909.0791), Press -470.95 (-471.55).
+  if (!lmp_with(peptide_data)) SKIP("lmp or lammps-examples is not installed");
+  const std::string dir = make_temp_dir("cb_md_shake_peptide_");
+  const auto lmp = lmp_thermo_rows(dir, lmp_peptide_input(300, 50, ""));
+  REQUIRE(lmp.size() == 7);
+  write_text(dir + "/peptide.toml", peptide_case_text());
+  for (int ranks : {1, 2}) {
+    const std::string out = dir + "/np" + std::to_string(ranks);
+    const CliResult r =
+        run_cloudburst_mpi(ranks, "run " + dir + "/peptide.toml --output-dir " + out);
+    INFO(r.output);
+    REQUIRE(r.code == 0);
+    const std::string what = "np" + std::to_string(ranks) + ":";
+    compare_rows(out, lmp,
+                 {{"Temp", "temp"},
+                  {"PotEng", "pe"},
+                  {"TotEng", "tot_eng"},
+                  {"E_bond", "ebond"},
+                  {"E_long", "elong"}},
+                 1e-4, what);
+    compare_rows(out, lmp, {{"E_angle", "eangle"}}, 1e-3, what);
+    compare_rows(out, lmp, {{"Press", "press"}, {"f_1", "ecouple"}}, 1e-2, what);
+  }
+  fs::remove_all(dir);
+}
+
+namespace {
+
+// SPC/E water (HEAT/data.spce) with rigid molecules: O-H 1.0 A, H-O-H 109.47
+// degrees (SHAKE b 1 a 1), lj/cut/coul/long 10 A with PPPM 1e-4, NVE at 2 fs.
+const std::string spce_lmp = R"(units real
+atom_style full
+read_data /usr/share/lammps/examples/HEAT/data.spce
+pair_style lj/cut/coul/long 10.0
+pair_coeff * * 0.0 1.0
+pair_coeff 2 2 0.15535 3.166
+pair_modify table 0
+kspace_style pppm 1.0e-4
+bond_style harmonic
+angle_style harmonic
+bond_coeff 1 1000.0 1.0
+angle_coeff 1 100.0 109.47
+neighbor 2.0 bin
+timestep 2.0
+fix 1 all nve
+fix 2 all shake 0.0001 10 0 b 1 a 1
+thermo_style custom step temp pe etotal press ebond eangle elong
+thermo_modify format float %.15g
+thermo 10
+run 40
+)";
+
+const std::string spce_case = R"([run]
+solver = "md"
+case = "data_file"
+steps = 40
+
+[time]
+dt = 2.0
+
+[md]
+units = "real"
+atom_style = "full"
+data_file = "/usr/share/lammps/examples/HEAT/data.spce"
+
+[pair]
+style = "lj/cut/coul/long"
+cutoff = 10.0
+coeff_1_1 = [0.0, 1.0]
+coeff_1_2 = [0.0, 1.0]
+coeff_2_2 = [0.15535, 3.166]
+
+[bonded]
+bond_style = "harmonic"
+angle_style = "harmonic"
+bond_coeff_1 = [1000.0, 1.0]
+angle_coeff_1 = [100.0, 109.47]
+
+[neighbor]
+skin = 2.0
+
+[kspace]
+style = "pppm"
+accuracy = 1.0e-4
+
+[constraints]
+style = "shake"
+bond_types = [1]
+angle_types = [1]
+
+[diagnostics]
+every_steps = 10
+)";
+
+}  // namespace
+
+TEST_CASE("rigid SPC/E water (SHAKE b 1 a 1) as lmp runs it", "[md][validation][shake][mpi]") {
+  const std::string data = lammps_examples + "HEAT/data.spce";
+  if (!lmp_with(data)) SKIP("lmp or lammps-examples is not installed");
+  const std::string dir = make_temp_dir("cb_md_shake_spce_");
+  const auto lmp = lmp_thermo_rows(dir, spce_lmp);
+  REQUIRE(lmp.size() == 5);
+  write_text(dir + "/spce.toml", spce_case);
+  const std::map<std::string, std::string> columns = {{"Temp", "temp"},
+                                                      {"PotEng", "pe"},
+                                                      {"TotEng", "tot_eng"},
+                                                      {"Press", "press"},
+                                                      {"E_long", "elong"}};
+  for (int ranks : {1, 2, 4}) {
+    const std::string out = dir + "/np" + std::to_string(ranks);
+    const CliResult r = run_cloudburst_mpi(ranks, "run " + dir + "/spce.toml --output-dir " + out);
+    INFO(r.output);
+    REQUIRE(r.code == 0);
+    compare_rows(out, lmp, columns, spce_tolerance, "np" + std::to_string(ranks) + ":");
+    // The constrained bonds and angles leave the bonded energy, as in LAMMPS.
+    for (const char* column : {"ebond", "eangle"})
+      for (double e : csv_column(out + "/diagnostics.csv", column)) CHECK(e == 0.0);
+  }
+  fs::remove_all(dir);
+}
+
+TEST_CASE("a restart with SHAKE matches the uninterrupted run bit for bit",
+          "[md][restart][shake]") {
+  const std::string data = lammps_examples + "HEAT/data.spce";
+  if (!fs::exists(data)) SKIP(data + " is not installed (lammps-examples)");
+  const std::string dir = make_temp_dir("cb_md_shake_restart_");
+  write_text(dir + "/spce.toml", spce_case);
+  const std::string run = "run " + dir + "/spce.toml --set run.steps=12 --output-dir ";
+  REQUIRE(run_cloudburst(run + dir + "/straight").code == 0);
+  REQUIRE(
+      run_cloudburst("run " + dir + "/spce.toml --set run.steps=5 --output-dir " + dir + "/split")
+          .code == 0);
+  const CliResult rest = run_cloudburst(run + dir + "/split --restart auto");
+  INFO(rest.output);
+  REQUIRE(rest.code == 0);
+  const std::string end = "/checkpoints/chk_00000012.h5";
+  for (const char* name : {"/particles/x", "/particles/v", "/particles/f_constraint"})
+    CHECK(read_field(dir + "/split" + end, name) == read_field(dir + "/straight" + end, name));
+  for (const char* column : {"pe", "press", "temp"})
+    CHECK(csv_column(dir + "/split/diagnostics.csv", column).back() ==
+          csv_column(dir + "/straight/diagnostics.csv", column).back());
+  fs::remove_all(dir);
+}
+
+TEST_CASE("bad [constraints] input exits 2 naming the key", "[md][cli][shake]") {
+  const std::string data = lammps_examples + "HEAT/data.spce";
+  if (!fs::exists(data)) SKIP(data + " is not installed (lammps-examples)");
+  const std::string dir = make_temp_dir("cb_md_shake_bad_");
+  check_bad_overrides(
+      dir, spce_case,
+      {{"unknown key", "--set constraints.tolerence=1e-4", {"tolerence"}},
+       {"unknown style", "--set constraints.style=settle", {"constraints.style", "shake"}},
+       {"bond type outside the data file's",
+        "--set constraints.bond_types=[2]",
+        {"constraints.bond_types", "not a bond type"}},
+       {"angle type outside", "--set constraints.angle_types=[0]", {"constraints.angle_types"}},
+       {"tolerance not positive", "--set constraints.tolerance=0", {"constraints.tolerance"}},
+       {"nothing selected",
+        "--set constraints.bond_types=[] --set constraints.angle_types=[]",
+        {"constrains nothing"}},
+       {"keys without a style", "--set constraints.style=none", {"needs style"}},
+       {"molecules without atom_style full", "--set md.atom_style=charge", {"full"}}});
+  // A lattice of atoms has no molecules to constrain.
+  const CliResult r = run_cloudburst(
+      "run " + std::string(CLOUDBURST_SOURCE_DIR) + "/cases/md/lj_melt.toml --output-dir " + dir +
+      "/melt --set constraints.style=shake --set constraints.masses=[1.0]");
+  INFO(r.output);
+  CHECK(r.code == 2);
+  CHECK(r.output.find("needs molecules") != std::string::npos);
+  // A cluster that does not converge stops the run: exit 3 naming its atoms.
+  write_text(dir + "/spce.toml", spce_case);
+  const CliResult failed =
+      run_cloudburst("run " + dir + "/spce.toml --output-dir " + dir + "/failed" +
+                     " --set constraints.max_iterations=1 --set constraints.tolerance=1e-14");
+  INFO(failed.output);
+  CHECK(failed.code == 3);
+  CHECK(failed.output.find("SHAKE did not converge within 1 iterations") != std::string::npos);
+  CHECK(failed.output.find("for the cluster of atoms ") != std::string::npos);
+  fs::remove_all(dir);
+}

@@ -11,7 +11,17 @@ namespace {
 
 using Policy = Kokkos::RangePolicy<ExecSpace>;
 
-}  // namespace
+// The atoms of type `wanted` (0: any) over all ranks. A free function: nvcc
+// refuses device lambdas in private members and in other lambdas.
+double count_of_type(MPI_Comm comm, const Atoms& atoms, int wanted) {
+  const auto type = atoms.type;
+  long long mine = 0, all = 0;
+  Kokkos::parallel_reduce(
+      "md::rdf_group_count", Policy(0, atoms.nlocal),
+      KOKKOS_LAMBDA(int i, long long& n) { n += wanted == 0 || type(i) == wanted ? 1 : 0; }, mine);
+  MPI_Allreduce(&mine, &all, 1, MPI_LONG_LONG, MPI_SUM, comm);
+  return static_cast<double>(all);
+}
 
 // Whether an ordered pair of atoms of types (ti, tj) counts for pair m.
 KOKKOS_INLINE_FUNCTION bool pair_matches(const Kokkos::Array<int, 2 * max_rdf_pairs>& types, int m,
@@ -19,6 +29,8 @@ KOKKOS_INLINE_FUNCTION bool pair_matches(const Kokkos::Array<int, 2 * max_rdf_pa
   const int a = types[2 * m], b = types[2 * m + 1];
   return (a == 0 || ti == a) && (b == 0 || tj == b);
 }
+
+}  // namespace
 
 RadialDistribution::RadialDistribution(const ComputeParams& params, const std::array<bool, 4>& skip)
     : params_(params), pairs_(std::max<int>(1, static_cast<int>(params.rdf_pairs.size() / 2))) {
@@ -67,16 +79,7 @@ void RadialDistribution::accumulate(const Atoms& atoms, const NeighborList& list
 
 RadialDistribution::GroupCounts RadialDistribution::group_counts(MPI_Comm comm,
                                                                  const Atoms& atoms) const {
-  const auto type = atoms.type;
-  auto count = [&](int wanted) {  // atoms of type `wanted` (0: any), over all ranks
-    long long mine = 0, all = 0;
-    Kokkos::parallel_reduce(
-        "md::rdf_group_count", Policy(0, atoms.nlocal),
-        KOKKOS_LAMBDA(int i, long long& n) { n += wanted == 0 || type(i) == wanted ? 1 : 0; },
-        mine);
-    MPI_Allreduce(&mine, &all, 1, MPI_LONG_LONG, MPI_SUM, comm);
-    return static_cast<double>(all);
-  };
+  auto count = [&](int wanted) { return count_of_type(comm, atoms, wanted); };
   GroupCounts c;
   for (int m = 0; m < pairs_; ++m) {
     const int a = types_[2 * m], b = types_[2 * m + 1];

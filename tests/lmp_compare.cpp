@@ -63,6 +63,29 @@ void check_relative(double ours, double reference, double tolerance, const std::
   CHECK(std::abs(ours - reference) <= tolerance * std::abs(reference));
 }
 
+std::map<std::string, double> compare_rows(const std::string& out,
+                                           const std::vector<std::map<std::string, double>>& lmp,
+                                           const std::map<std::string, std::string>& columns,
+                                           double tolerance, const std::string& what) {
+  std::map<std::string, double> worst;
+  const std::vector<double> steps = csv_column(out + "/diagnostics.csv", "step");
+  REQUIRE(steps.size() == lmp.size());
+  for (const auto& [keyword, column] : columns) {
+    const std::vector<double> ours = csv_column(out + "/diagnostics.csv", column);
+    for (std::size_t k = 0; k < steps.size(); ++k) {
+      REQUIRE(steps[k] == lmp[k].at("Step"));
+      const double reference = lmp[k].at(keyword);
+      const double scale = std::abs(reference) > 0.0 ? std::abs(reference) : 1.0;
+      worst[keyword] = std::max(worst[keyword], std::abs(ours[k] - reference) / scale);
+      check_relative(ours[k], reference, tolerance,
+                     what + " " + keyword + " at step " + std::to_string(std::lround(steps[k])));
+    }
+  }
+  for (const auto& [keyword, difference] : worst)
+    UNSCOPED_INFO(what << " " << keyword << ": largest relative difference " << difference);
+  return worst;
+}
+
 void check_against_lmp(const std::string& dir, const std::string& case_text,
                        const std::map<std::string, double>& reference,
                        const std::vector<int>& rank_counts, const std::string& summary,

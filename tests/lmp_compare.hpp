@@ -46,6 +46,14 @@ extern const std::map<std::string, std::string> thermo_columns;
 // CHECKs |ours - reference| <= tolerance |reference|, naming `what`.
 void check_relative(double ours, double reference, double tolerance, const std::string& what);
 
+// Every row of diagnostics.csv in `out` against lmp's rows of the same steps
+// (in order), each LAMMPS keyword of `columns` within `tolerance` (relative);
+// returns the largest relative difference of each keyword.
+std::map<std::string, double> compare_rows(const std::string& out,
+                                           const std::vector<std::map<std::string, double>>& lmp,
+                                           const std::map<std::string, std::string>& columns,
+                                           double tolerance, const std::string& what);
+
 // Runs `case_text` on each rank count and checks every thermo term of
 // diagnostics.csv's first row against lmp's within `tolerance` (relative),
 // and that the output says `summary`. Run r's output is in dir/np<r>.

@@ -30,19 +30,15 @@ const std::string md_cases = std::string(CLOUDBURST_SOURCE_DIR) + "/cases/md/";
 // `tolerance`.
 void check_rows(const std::string& out, const std::vector<std::map<std::string, double>>& lmp,
                 double tolerance, const std::string& what) {
-  const std::map<std::string, std::string> columns = {
-      {"Temp", "temp"},   {"PotEng", "pe"},         {"TotEng", "tot_eng"}, {"Press", "press"},
-      {"f_1", "ecouple"}, {"Enthalpy", "enthalpy"}, {"Density", "density"}};
-  const std::vector<double> steps = csv_column(out + "/diagnostics.csv", "step");
-  REQUIRE(steps.size() == lmp.size());
-  for (const auto& [keyword, column] : columns) {
-    const std::vector<double> ours = csv_column(out + "/diagnostics.csv", column);
-    for (std::size_t k = 0; k < steps.size(); ++k) {
-      REQUIRE(steps[k] == lmp[k].at("Step"));
-      check_relative(ours[k], lmp[k].at(keyword), tolerance,
-                     what + " " + keyword + " at step " + std::to_string(std::lround(steps[k])));
-    }
-  }
+  compare_rows(out, lmp,
+               {{"Temp", "temp"},
+                {"PotEng", "pe"},
+                {"TotEng", "tot_eng"},
+                {"Press", "press"},
+                {"f_1", "ecouple"},
+                {"Enthalpy", "enthalpy"},
+                {"Density", "density"}},
+               tolerance, what);
 }
 
 }  // namespace

@@ -3,7 +3,8 @@
 // theta, relative humidity, u at several heights, the bubble) written out again here, and the
 // moist background's hydrostatic residual; through the `cloudburst` program, a short run at
 // 8 km x 8 km x 1 km bitwise identical on 1, 2 and 4 ranks and across restarts, and bad input
-// (exit 2 naming the key).
+// (exit 2 naming the key). The 2-D squall line on the same sounding: its shear, vapour cap and
+// line thermal, and a short run bitwise identical on 1, 2 and 4 ranks and across restarts.
 #include "bad_input.hpp"
 #include "device_eval.hpp"
 #include "grid_runs.hpp"
@@ -137,5 +138,70 @@ TEST_CASE("bad supercell input exits with code 2 naming the key",
                    "--set weather.relative_humidity=0.5",
                    {"relative_humidity", "own humidity profile"}},
        BadOverride{"bubble key", "--set weather.bubble_cloud=0.001", {"bubble_cloud"}}});
+  std::filesystem::remove_all(dir);
+}
+
+namespace {
+
+// The squall line at 10 km x 1 km (40 x 20 cells, 2-D) with the case file's diffusion.
+std::string squall_case(const std::string& stop) {
+  return "[run]\nsolver = \"weather\"\ncase = \"squall_line\"\n" + stop +
+         "\n[grid]\ncells = [40, 1, 20]\n[diagnostics]\nevery_steps = 5\n"
+         "[weather]\nmoisture = true\ndiffusion = \"constant\"\ndiffusion_k = 500.0\n";
+}
+
+}  // namespace
+
+TEST_CASE(
+    "squall line: Weisman-Klemp sounding with the 14 g/kg cap, low-level shear, a line "
+    "thermal",
+    "[weather][supercell]") {
+  using namespace kernels::weather;
+  const weather::CaseSetup c = weather::case_setup(
+      params_of("[run]\nsolver = \"weather\"\ncase = \"squall_line\"\nsteps = 1\n[grid]\n"
+                "cells = [40, 8, 20]\n[weather]\nmoisture = true\n"));
+  CHECK(c.length[0] == 400000.0);
+  const weather::ExnerTable table = weather::make_exner_table(c, -2000.0, 22000.0, 500.0 / 16);
+  const auto at = [&](double x, double y, double z) {
+    return test::on_device(KOKKOS_LAMBDA() {
+      const weather::MoistPoint b = weather::moist_background(c, table, z);
+      const weather::PointState s = weather::perturb_case(c, x, y, z, b.rho, b.theta);
+      return Kokkos::Array<double, 6>{b.theta, b.qv, weather::table_exner(table, z),
+                                      s.u,     s.t,  b.rho};
+    });
+  };
+  // u = 12 min(z / 2.5 km, 1) - 6 m/s; theta as the supercell's; q_v = min(RH q_vs, 14 g/kg).
+  for (const double z : {0.0, 1000.0, 2500.0, 4000.0, 9000.0}) {
+    INFO("z " << z);
+    const auto s = at(0.0, 0.0, z);
+    CHECK(std::abs(s[3] - (12.0 * std::min(z / 2500.0, 1.0) - 6.0)) < 1e-12);
+    CHECK(std::abs(s[0] - theta_ref(z)) < 1e-12 * s[0]);
+    const double qv = humidity_ref(z) * qvs_ref(s[2], s[0]);
+    CHECK(std::abs(s[1] - std::min(qv, 0.014)) < 1e-12 * qv);
+  }
+  CHECK(at(0.0, 0.0, 0.0)[1] == 0.014);          // capped: saturation there is ~16 g/kg
+  CHECK(at(0.0, 0.0, 4000.0)[1] < 0.014 * 0.8);  // uncapped aloft
+  // Hydrostatic below and above the cap's kink: dp/dz = -rho_d (1 + qv) g (4 m differences).
+  for (const double z : {300.0, 6000.0}) {
+    auto p = [&](double zz) {
+      const auto m = at(0.0, 0.0, zz);
+      return pressure(m[5] * m[0] * vapour_factor(m[1]));
+    };
+    const auto m = at(0.0, 0.0, z);
+    CHECK(std::abs((p(z + 2.0) - p(z - 2.0)) / 4.0 / (-m[5] * (1 + m[1]) * grav) - 1) < 1e-7);
+  }
+  // The thermal: 3 K at (200 km, 1.5 km) whatever y (a line in 3-D), half of it 5 km out.
+  CHECK(std::abs(at(200000.0, 0.0, 1500.0)[4] - 3.0) < 1e-12);
+  CHECK(at(200000.0, 123456.0, 1500.0)[4] == at(200000.0, 0.0, 1500.0)[4]);
+  CHECK(std::abs(at(205000.0, 7000.0, 1500.0)[4] - 1.5) < 1e-12);
+  CHECK(at(211000.0, 0.0, 1500.0)[4] == 0.0);
+}
+
+TEST_CASE("squall line: bitwise identical on 1, 2 and 4 ranks and across restarts",
+          "[weather][supercell][mpi][restart]") {
+  using namespace cb::test;
+  const std::string dir = make_temp_dir("cb_weather_squall_");
+  check_decomposition_invariance(dir, "squall", squall_case("steps = 12"), {"[2,1,1]", "[4,1,1]"});
+  check_restart(dir, "squall", squall_case("steps = 14"), 7, {{2, 2}, {1, 4}});
   std::filesystem::remove_all(dir);
 }

@@ -39,4 +39,19 @@ KOKKOS_INLINE_FUNCTION double wind(double z) {
 }
 }  // namespace supercell
 
+// A 2-D squall line on the same thermodynamic sounding (Weisman & Klemp 1982, Mon. Wea. Rev.
+// 110:504, whose theta and relative humidity profiles the supercell's are), with their cap on
+// the vapour mixing ratio, q_v <= 14 g/kg (WRF's em_quarter_ss and em_squall2d cases keep it
+// too), and the unidirectional low-level shear of Rotunno, Klemp & Weisman (1988, J. Atmos.
+// Sci. 45:463) and Weisman, Klemp & Rotunno (1988, J. Atmos. Sci. 45:1990): Delta u over the
+// lowest 2.5 km, constant above, here 12 m/s, less 6 m/s so the line moves slowly in the
+// grid. The same 3 K cos^2 thermal as the supercell's, a line along y in 3-D.
+namespace squall_line {
+constexpr double qv_cap = 0.014, shear = 12.0, shear_depth = 2500.0, u_shift = 6.0;
+
+KOKKOS_INLINE_FUNCTION double wind(double z) {
+  return shear * math::min(math::max(z, 0.0) / shear_depth, 1.0) - u_shift;
+}
+}  // namespace squall_line
+
 }  // namespace cb::kernels::weather

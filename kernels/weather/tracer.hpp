@@ -31,13 +31,19 @@ KOKKOS_INLINE_FUNCTION real tracer_face_flux(const Kokkos::Array<real, 4>& q,
 // Renormalisation factor of a cell holding tracer mass `density` (rho q at the start of the
 // stage, >= 0) against its faces' fluxes along the sweep, for the update
 // density - dt / h (F_high - F_low): the outflow dt / h (max(F_high, 0) - min(F_low, 0)),
-// if larger than `density`, is scaled to it (Skamarock 2006, eq. 8), less 16 ulps so that the
-// rounding of the update cannot leave a negative residue.
+// if larger than what the cell can give, is scaled to it (Skamarock 2006, eq. 8). The cell
+// gives its mass less 16 ulps and less the smallest normal number: the rounding of the update
+// is relative for normal numbers but absolute (half a subnormal step per operation) below
+// them, so without the second margin a cell holding a few subnormals of rain could be left
+// at -4.9e-324, and the microphysics' powers of it are NaN. A cell holding less than the
+// smallest normal number gives nothing.
 KOKKOS_INLINE_FUNCTION real outflow_factor(real density, real flux_low, real flux_high, real dt,
                                            real h) {
   const real outflow = dt / h * (math::max(flux_high, real(0)) - math::min(flux_low, real(0)));
-  const real margin = 1 - 16 * Kokkos::Experimental::epsilon<real>::value;
-  return outflow > density ? density / outflow * margin : real(1);
+  const real available = density * (1 - 16 * Kokkos::Experimental::epsilon<real>::value) -
+                         Kokkos::Experimental::norm_min<real>::value;
+  if (outflow <= available) return real(1);
+  return available > 0 ? available / outflow : real(0);
 }
 
 // A face flux scaled by the factor of its upwind cell: `factor_low` of the cell below (or

@@ -21,8 +21,14 @@ enum class Case : int {
   robert,
   rest,           // the constant-theta background alone (a resting atmosphere)
   bryan_fritsch,  // Bryan & Fritsch (2002) moist bubble (moist_background.hpp)
-  supercell       // DCMIP2016 supercell, Cartesian (kernels/weather/supercell.hpp)
+  supercell,      // DCMIP2016 supercell, Cartesian (kernels/weather/supercell.hpp)
+  squall_line     // a 2-D squall line on the supercell's sounding (kernels/weather/supercell.hpp)
 };
+
+// Cases on the supercell's moist sounding (theta, relative humidity, moist background).
+KOKKOS_INLINE_FUNCTION bool on_supercell_sounding(Case kind) {
+  return kind == Case::supercell || kind == Case::squall_line;
+}
 
 struct CaseSetup {
   Case kind;
@@ -32,6 +38,7 @@ struct CaseSetup {
   // perturbation, cloud mixing ratio inside.
   double relative_humidity, bubble_relative_humidity, bubble_cloud;
   int water_dynamics;  // 1: the water acts on the dynamics (Moisture::dynamics)
+  int bubble;          // 0: no perturbation, the background alone (Params::bubble)
 };
 
 // Point state: perturbations r (density), t (theta) and winds u, v, w, with
@@ -105,15 +112,19 @@ KOKKOS_INLINE_FUNCTION PointState perturb_case(const CaseSetup& c, double x, dou
       break;
     }
     case Case::supercell:
-      // The reference's cos^2 bubble at the centre of the domain (constant density).
-      s.u = supercell::wind(z);
+    case Case::squall_line:
+      // The reference's cos^2 bubble at the centre of the domain (constant density); the
+      // squall line's is a line along y (no y radius).
+      s.u = c.kind == Case::supercell ? supercell::wind(z) : squall_line::wind(z);
       s.t = ellipse_cosine(x, y, z, supercell::bubble_theta, xc, yc, supercell::bubble_z,
-                           supercell::bubble_radius, c.three_d ? supercell::bubble_radius : 0.0,
+                           supercell::bubble_radius,
+                           c.three_d && c.kind == Case::supercell ? supercell::bubble_radius : 0.0,
                            supercell::bubble_depth);
       break;
     default:
       break;
   }
+  if (!c.bubble) s.t = s.r = 0.0;  // the winds of the background stay
   return s;
 }
 
@@ -121,7 +132,7 @@ KOKKOS_INLINE_FUNCTION PointState perturb_case(const CaseSetup& c, double x, dou
 KOKKOS_INLINE_FUNCTION void background(const CaseSetup& c, double z, double& hr, double& ht) {
   if (c.kind == Case::gravity_waves) {
     kernels::weather::background_const_bv(z, 0.02, hr, ht);
-  } else if (c.kind == Case::supercell) {
+  } else if (on_supercell_sounding(c.kind)) {
     // theta only: the case runs on the moist background (moist_background.hpp), which
     // computes the density; hr is the constant-theta one, unused.
     kernels::weather::background_const_theta(z, hr, ht);

@@ -128,7 +128,7 @@ void WeatherSolver::initialize_moist_state() {
               sum[Var::rhot] += ((p.r + p.hr) * (p.t + p.ht) - p.hr * p.ht) * w;
               sum[Var::vmom] += (p.r + p.hr) * p.v * w;
               PointWater q = moist_point_water(c, t, p, z, b);
-              if (c.kind == Case::bryan_fritsch) bryan_fritsch_bubble(t, x, z, b, p, q);
+              if (c.kind == Case::bryan_fritsch && c.bubble) bryan_fritsch_bubble(t, x, z, b, p, q);
               water[0] += ((p.r + p.hr) * q.qv - p.hr * b.qv) * w;
               water[1] += ((p.r + p.hr) * q.qc - p.hr * b.qc) * w;
               water[2] += (p.r + p.hr) * q.qr * w;

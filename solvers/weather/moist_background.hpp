@@ -75,10 +75,11 @@ KOKKOS_INLINE_FUNCTION double theta_of_density_theta(double exner, double target
 // supercell's profile, kernels/weather/supercell.hpp, or the case file's constant).
 KOKKOS_INLINE_FUNCTION double background_vapour(const CaseSetup& c, double z, double exner,
                                                 double theta) {
-  const double humidity = c.kind == Case::supercell
-                              ? kernels::weather::supercell::relative_humidity(z)
-                              : c.relative_humidity;
-  return humidity * saturation_vapour(exner, theta);
+  if (!on_supercell_sounding(c.kind)) return c.relative_humidity * saturation_vapour(exner, theta);
+  const double qv =
+      kernels::weather::supercell::relative_humidity(z) * saturation_vapour(exner, theta);
+  if (c.kind == Case::squall_line) return math::min(qv, kernels::weather::squall_line::qv_cap);
+  return qv;
 }
 
 // dpi/dz of the background at height z and Exner function pi.
@@ -128,7 +129,7 @@ KOKKOS_INLINE_FUNCTION PointWater moist_point_water(const CaseSetup& c, const Ex
                                                     const PointState& s, double z,
                                                     const MoistPoint& b) {
   // The supercell's bubble keeps the background's vapour mixing ratio (the reference's).
-  if (s.t == 0.0 || c.kind == Case::supercell) return {b.qv, b.qc, 0.0};
+  if (s.t == 0.0 || on_supercell_sounding(c.kind)) return {b.qv, b.qc, 0.0};
   return {c.bubble_relative_humidity * saturation_vapour(table_exner(t, z), b.theta),
           c.bubble_cloud, 0.0};
 }

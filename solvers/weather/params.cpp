@@ -11,8 +11,8 @@ namespace cb::weather {
 namespace {
 
 const std::vector<std::string> case_names = {
-    "thermal", "collision", "gravity_waves", "density_current", "injection",
-    "straka",  "robert",    "rest",          "bryan_fritsch",   "supercell"};
+    "thermal", "collision", "gravity_waves", "density_current", "injection",  "straka",
+    "robert",  "rest",      "bryan_fritsch", "supercell",       "squall_line"};
 
 // Domain and lateral boundaries of each case (miniWeather: 20 km x 10 km,
 // periodic in x; 3-D adds y with the extent of x). x, y, z in metres.
@@ -32,6 +32,8 @@ CaseDefaults defaults_for(Case kind) {
       return {{0.0, 0.0, 0.0}, {20000.0, 20000.0, 10000.0}, true, 0.0};
     case Case::supercell:  // the Cartesian DCMIP2016 supercell, doubly periodic
       return {{0.0, 0.0, 0.0}, {168000.0, 168000.0, 20000.0}, false, 0.0};
+    case Case::squall_line:  // 2-D, periodic, wide enough that the cold pools meet late
+      return {{0.0, 0.0, 0.0}, {400000.0, 400000.0, 20000.0}, false, 0.0};
     default:
       return {{0.0, 0.0, 0.0}, {20000.0, 20000.0, 10000.0}, false, 0.0};
   }
@@ -120,16 +122,18 @@ double diffusion_dt_limit(const Params& p) {
                   : std::numeric_limits<double>::infinity();
 }
 
-// The supercell sets its own humidity profile and bubble, and needs its water in the dynamics.
-void check_supercell(io::CaseFile& file, const Params& p) {
+// The supercell and the squall line set their own humidity profile and bubble, and need their
+// water in the dynamics.
+void check_sounding_case(io::CaseFile& file, const Params& p) {
   if (!p.moisture.dynamics)
-    file.fail("weather", "moisture",
-              "[weather] moisture: case supercell needs moisture = true and water_dynamics");
+    file.fail(
+        "weather", "moisture",
+        "[weather] moisture: case " + p.case_name + " needs moisture = true and water_dynamics");
   for (const char* key : {"relative_humidity", "bubble_relative_humidity", "bubble_cloud"}) {
     if (file.has("weather", key))
       file.fail("weather", key,
-                std::string("[weather] ") + key +
-                    ": case supercell has its own humidity profile and bubble (remove the key)");
+                std::string("[weather] ") + key + ": case " + p.case_name +
+                    " has its own humidity profile and bubble (remove the key)");
   }
 }
 
@@ -162,7 +166,12 @@ Params read_params(io::CaseFile& file) {
   if (p.kind == Case::bryan_fritsch && !p.moisture.dynamics)
     file.fail("weather", "moisture",
               "[weather] moisture: case bryan_fritsch needs moisture = true and water_dynamics");
-  if (p.kind == Case::supercell) check_supercell(file, p);
+  if (on_supercell_sounding(p.kind)) check_sounding_case(file, p);
+  p.bubble = file.get<bool>("weather", "bubble", true);
+  if (!p.bubble &&
+      (p.kind == Case::gravity_waves || p.kind == Case::injection || p.kind == Case::rest)) {
+    file.fail("weather", "bubble", "[weather] bubble: case " + p.case_name + " has no bubble");
+  }
   return p;
 }
 
@@ -184,6 +193,7 @@ CaseSetup case_setup(const Params& p) {
   c.bubble_relative_humidity = p.moisture.bubble_relative_humidity;
   c.bubble_cloud = p.moisture.bubble_cloud;
   c.water_dynamics = p.moisture.dynamics ? 1 : 0;
+  c.bubble = p.bubble ? 1 : 0;
   return c;
 }
 

@@ -56,6 +56,7 @@ struct Params {
   double tracer_diffusivity = 0.0;  // m^2/s, on the moist tracers' mixing ratios
   Turbulence turbulence;            // [weather] diffusion and its keys
   Moisture moisture;                // [weather] moisture and its initial water
+  bool bubble = true;               // false: the case's background alone (a balance test)
   bool three_d() const { return geometry.cells[1] > 1; }
   // rho', rho u, rho w, (rho theta)' [, rho v]: the dynamics.
   int dynamic_variables() const { return three_d() ? 5 : 4; }

@@ -1,0 +1,134 @@
+"""Figures and numbers of the moist storm runs (docs/solvers/weather.md §13-14).
+
+Usage (Debian's Python, for h5py and matplotlib):
+  /usr/bin/python3 validation/weather/storm_plots.py supercell 4km:OUT4 2km:OUT2 ...
+  /usr/bin/python3 validation/weather/storm_plots.py squall OUT
+
+OUT is a run's output directory (diagnostics.csv, fields/). `supercell` plots max w against
+time for each resolution and the accumulated surface rain and the 5 km updraft at the last
+output (the split into right- and left-moving storms); `squall` plots max w and the cold pool
+against time and an x-z section of theta' and rain at the last output. Each prints, every
+10 minutes, the numbers the docs quote.
+"""
+import os
+import sys
+
+import numpy as np
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402  (after choosing the backend)
+
+from weather_measure import VALIDATION, all_diagnostics, centres, field_at  # noqa: E402
+
+FIGURES = os.path.join(VALIDATION, "figures")
+
+
+def series(outdir, name):
+    rows = all_diagnostics(outdir)
+    return (np.array([float(r["time"]) for r in rows]) / 60.0,
+            np.array([float(r[name]) for r in rows]))
+
+
+def print_every_10_minutes(label, outdir, names):
+    rows = all_diagnostics(outdir)
+    print(f"{label}: t [min] " + " ".join(names))
+    for r in rows:
+        minutes = float(r["time"]) / 60.0
+        if abs(minutes - round(minutes)) < 1e-6 and round(minutes) % 10 == 0:
+            print(f"  {minutes:5.0f} " + " ".join(f"{float(r[n]):.4g}" for n in names))
+
+
+def supercell(runs):
+    fig, ax = plt.subplots(figsize=(6.5, 3.6), dpi=90)
+    for label, outdir in runs:
+        t, w = series(outdir, "w_max")
+        ax.plot(t, w, label=label)
+        print_every_10_minutes(label, outdir, ["w_max", "qr_max", "precip_rate_max", "d_water"])
+    ax.set_xlabel("t (min)")
+    ax.set_ylabel("max w (m/s)")
+    ax.set_title("DCMIP2016 supercell, Cartesian, Kessler: max w", fontsize=10)
+    ax.grid(alpha=0.3)
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(os.path.join(FIGURES, "supercell_max_w.png"))
+    plt.close(fig)
+
+    fig, axes = plt.subplots(2, len(runs), figsize=(4.2 * len(runs), 7.2), dpi=90, squeeze=False)
+    for col, (label, outdir) in enumerate(runs):
+        data, attrs = field_at(outdir, None, ["rain_accumulated", "w"])
+        x, _ = centres(attrs, 0)
+        y, _ = centres(attrs, 1)
+        z, _ = centres(attrs, 2)
+        rain = data["rain_accumulated"][0]  # kg/m^2 = mm of water
+        level = int(np.argmin(np.abs(z - 5000.0)))
+        w5 = data["w"][level]
+        minutes = float(attrs["time"]) / 60.0
+        top = axes[0][col].pcolormesh(x / 1000, y / 1000, rain, cmap="Blues", shading="nearest")
+        fig.colorbar(top, ax=axes[0][col], label="rain (mm)", shrink=0.85)
+        axes[0][col].set_title(f"{label}: accumulated rain, {minutes:.0f} min", fontsize=9)
+        bound = max(np.abs(w5).max(), 1e-6)
+        bottom = axes[1][col].pcolormesh(x / 1000, y / 1000, w5, cmap="RdBu_r", vmin=-bound,
+                                         vmax=bound, shading="nearest")
+        fig.colorbar(bottom, ax=axes[1][col], label="w (m/s)", shrink=0.85)
+        axes[1][col].set_title(f"{label}: w at z = {z[level] / 1000:.2f} km", fontsize=9)
+        for ax in (axes[0][col], axes[1][col]):
+            ax.set_aspect("equal")
+            ax.set_xlabel("x (km)")
+            ax.set_ylabel("y (km)")
+        print(f"{label}: {minutes:.0f} min, rain max {rain.max():.3g} mm, "
+              f"w at {z[level]:.0f} m in [{w5.min():.3g}, {w5.max():.3g}] m/s")
+    fig.tight_layout()
+    fig.savefig(os.path.join(FIGURES, "supercell_rain_w5km.png"))
+    plt.close(fig)
+
+
+def squall(outdir):
+    print_every_10_minutes("squall line", outdir,
+                           ["w_max", "theta_pert_min", "qr_max", "precip_rate_max", "d_water"])
+    fig, axes = plt.subplots(1, 2, figsize=(9.0, 3.2), dpi=90)
+    t, w = series(outdir, "w_max")
+    _, cold = series(outdir, "theta_pert_min")
+    axes[0].plot(t, w)
+    axes[0].set_ylabel("max w (m/s)")
+    axes[1].plot(t, cold)
+    axes[1].set_ylabel("min theta' (K)")
+    for ax in axes:
+        ax.set_xlabel("t (min)")
+        ax.grid(alpha=0.3)
+    fig.suptitle("2-D squall line, 1 km x 500 m", fontsize=10)
+    fig.tight_layout()
+    fig.savefig(os.path.join(FIGURES, "squall_line_series.png"))
+    plt.close(fig)
+
+    data, attrs = field_at(outdir, None, ["theta_pert", "qr"])
+    x, _ = centres(attrs, 0)
+    z, _ = centres(attrs, 2)
+    theta, rain = data["theta_pert"][:, 0, :], data["qr"][:, 0, :] * 1000.0
+    fig, ax = plt.subplots(figsize=(9.0, 3.0), dpi=90)
+    bound = np.abs(theta).max()
+    image = ax.pcolormesh(x / 1000, z / 1000, theta, cmap="RdBu_r", vmin=-bound, vmax=bound,
+                          shading="nearest", rasterized=True)
+    ax.contour(x / 1000, z / 1000, rain, levels=[0.1, 1.0, 3.0], colors="k", linewidths=0.6)
+    fig.colorbar(image, ax=ax, label="theta' (K)")
+    ax.set_xlabel("x (km)")
+    ax.set_ylabel("z (km)")
+    ax.set_title(f"theta' and rain (0.1, 1, 3 g/kg), t = {float(attrs['time']) / 60:.0f} min",
+                 fontsize=10)
+    fig.tight_layout()
+    fig.savefig(os.path.join(FIGURES, "squall_line_section.png"))
+    plt.close(fig)
+    surface = theta[0]
+    cold = x[surface < -1.0]
+    if cold.size:
+        print(f"cold pool (theta' < -1 K at the ground) from x = {cold.min() / 1000:.0f} to "
+              f"{cold.max() / 1000:.0f} km, min {surface.min():.2f} K")
+
+
+if __name__ == "__main__":
+    if len(sys.argv) >= 3 and sys.argv[1] == "supercell":
+        supercell([tuple(arg.split(":", 1)) for arg in sys.argv[2:]])
+    elif len(sys.argv) == 3 and sys.argv[1] == "squall":
+        squall(sys.argv[2])
+    else:
+        sys.exit(__doc__)

@@ -3,14 +3,18 @@
 // written (NVT tchain 1, SHAKE b 4 6 8 10 12 14 18 a 31, PPPM 1e-4, 2 fs, 300
 // steps) on 1 and 2 ranks and, with lmp's Coulomb table off, 20 steps on 1, 2
 // and 4 ranks; SPC/E water (HEAT/data.spce) with rigid molecules (b 1 a 1) on
-// 1, 2 and 4 ranks; a restart with SHAKE bit for bit; the input errors.
+// 1, 2 and 4 ranks; SETTLE's SPC/E run against SHAKE's converged to 1e-14
+// on 1 and 2 ranks; a restart with SHAKE or SETTLE bit for bit; the input
+// errors.
 #include "bad_input.hpp"
 #include "cli_runner.hpp"
 #include "h5_read.hpp"
 #include "lmp_compare.hpp"
 
 #include <catch2/catch_test_macros.hpp>
+#include <catch2/generators/catch_generators.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <map>
@@ -25,6 +29,11 @@ namespace {
 // Relative tolerance of the SPC/E rows (measured on 1 and 2 ranks: 2e-13 at
 // most, TotEng and Press).
 constexpr double spce_tolerance = 1e-10;
+
+// Relative tolerance of SETTLE's SPC/E rows against SHAKE's converged to
+// 1e-14 (measured over pe, ke, tot_eng, press, temp and 21 rows: 1.5e-13 on
+// 1 rank, 2.0e-13 on 2; SHAKE at its default 1e-4 differs by 1.1e-3).
+constexpr double settle_tolerance = 1e-11;
 
 const std::string peptide_data = lammps_examples + "peptide/data.peptide";
 
@@ -234,12 +243,103 @@ TEST_CASE("rigid SPC/E water (SHAKE b 1 a 1) as lmp runs it", "[md][validation][
   fs::remove_all(dir);
 }
 
-TEST_CASE("a restart with SHAKE matches the uninterrupted run bit for bit",
-          "[md][restart][shake]") {
+namespace {
+
+// spce_case with `style` in [constraints].
+std::string spce_with_style(const std::string& style) {
+  std::string text = spce_case;
+  const std::string from = "style = \"shake\"";
+  REQUIRE(text.find(from) != std::string::npos);
+  text.replace(text.find(from), from.size(), "style = \"" + style + "\"");
+  return text;
+}
+
+}  // namespace
+
+TEST_CASE("rigid SPC/E water: SETTLE's run is SHAKE's converged to 1e-14, 1 and 2 ranks",
+          "[md][validation][settle][mpi]") {
+  // SETTLE solves each water exactly; SHAKE (LAMMPS's multiplier test at
+  // 1e-14 amu, up to 100 iterations) converges to round-off, so the two runs
+  // agree to round-off, while SHAKE at its default 1e-4 differs by far more
+  // (the last check: the comparison resolves the constraint solution).
   const std::string data = lammps_examples + "HEAT/data.spce";
   if (!fs::exists(data)) SKIP(data + " is not installed (lammps-examples)");
-  const std::string dir = make_temp_dir("cb_md_shake_restart_");
-  write_text(dir + "/spce.toml", spce_case);
+  const std::string dir = make_temp_dir("cb_md_settle_spce_");
+  write_text(dir + "/shake.toml", spce_case);
+  write_text(dir + "/settle.toml", spce_with_style("settle"));
+  const std::string every_step = " --set run.steps=20 --set diagnostics.every_steps=1";
+  const std::string tight =
+      " --set constraints.tolerance=1e-14 --set constraints.max_iterations=100";
+  for (const std::string& run : {"shake.toml --output-dir " + dir + "/shake" + tight,
+                                 "shake.toml --output-dir " + dir + "/loose"}) {
+    const CliResult r = run_cloudburst("run " + dir + "/" + run + every_step);
+    INFO(r.output);
+    REQUIRE(r.code == 0);
+  }
+  const std::vector<std::string> columns = {"pe", "ke", "tot_eng", "press", "temp"};
+  const auto largest_difference = [&](const std::string& out) {
+    double largest = 0.0;
+    for (const std::string& column : columns) {
+      const auto ours = csv_column(out + "/diagnostics.csv", column);
+      const auto reference = csv_column(dir + "/shake/diagnostics.csv", column);
+      REQUIRE(ours.size() == 21);
+      REQUIRE(reference.size() == 21);
+      for (std::size_t row = 0; row < ours.size(); ++row)
+        largest =
+            std::max(largest, std::abs(ours[row] - reference[row]) / std::abs(reference[row]));
+    }
+    return largest;
+  };
+  for (int ranks : {1, 2}) {
+    const std::string out = dir + "/settle_np" + std::to_string(ranks);
+    const CliResult r =
+        run_cloudburst_mpi(ranks, "run " + dir + "/settle.toml --output-dir " + out + every_step);
+    INFO(r.output);
+    REQUIRE(r.code == 0);
+    const double difference = largest_difference(out);
+    INFO("np" << ranks << ": largest relative difference " << difference);
+    CHECK(difference <= settle_tolerance);
+    for (const char* column : {"ebond", "eangle"})
+      for (double e : csv_column(out + "/diagnostics.csv", column)) CHECK(e == 0.0);
+  }
+  const double loose = largest_difference(dir + "/loose");
+  INFO("SHAKE at tolerance 1e-4: " << loose);
+  CHECK(loose > 100.0 * settle_tolerance);
+  fs::remove_all(dir);
+}
+
+TEST_CASE("SETTLE refuses a cluster that is not a rigid water, stops on an unreachable one",
+          "[md][cli][settle]") {
+  const std::string data = lammps_examples + "HEAT/data.spce";
+  if (!fs::exists(data)) SKIP(data + " is not installed (lammps-examples)");
+  const std::string dir = make_temp_dir("cb_md_settle_bad_");
+  write_text(dir + "/settle.toml", spce_with_style("settle"));
+  // Without angle_types each water is a 3-atom star: its H-H distance free.
+  const CliResult r = run_cloudburst("run " + dir + "/settle.toml --output-dir " + dir +
+                                     "/out --set constraints.angle_types=[]");
+  INFO(r.output);
+  CHECK(r.code == 2);
+  CHECK(r.output.find("[constraints] style = \"settle\" is for rigid water only") !=
+        std::string::npos);
+  CHECK(r.output.find("is not 3 atoms with their angle frozen") != std::string::npos);
+  // A 10 fs step moves some waters beyond any rigid triangle: exit 3 naming one.
+  const CliResult failed = run_cloudburst("run " + dir + "/settle.toml --output-dir " + dir +
+                                          "/failed --set time.dt=10.0 --set run.steps=10");
+  INFO(failed.output);
+  CHECK(failed.code == 3);
+  CHECK(failed.output.find("SETTLE found no rigid water reaching the predicted positions of the "
+                           "cluster of atoms ") != std::string::npos);
+  fs::remove_all(dir);
+}
+
+TEST_CASE("a restart with SHAKE or SETTLE matches the uninterrupted run bit for bit",
+          "[md][restart][shake][settle]") {
+  const std::string data = lammps_examples + "HEAT/data.spce";
+  if (!fs::exists(data)) SKIP(data + " is not installed (lammps-examples)");
+  const std::string style = GENERATE(as<std::string>(), "shake", "settle");
+  INFO("style " << style);
+  const std::string dir = make_temp_dir("cb_md_" + style + "_restart_");
+  write_text(dir + "/spce.toml", spce_with_style(style));
   const std::string run = "run " + dir + "/spce.toml --set run.steps=12 --output-dir ";
   REQUIRE(run_cloudburst(run + dir + "/straight").code == 0);
   REQUIRE(
@@ -264,7 +364,10 @@ TEST_CASE("bad [constraints] input exits 2 naming the key", "[md][cli][shake]") 
   check_bad_overrides(
       dir, spce_case,
       {{"unknown key", "--set constraints.tolerence=1e-4", {"tolerence"}},
-       {"unknown style", "--set constraints.style=settle", {"constraints.style", "shake"}},
+       {"unknown style", "--set constraints.style=lincs", {"constraints.style", "settle"}},
+       {"settle with a tolerance",
+        "--set constraints.style=settle --set constraints.tolerance=1e-4",
+        {"constraints.tolerance", "SETTLE is exact"}},
        {"bond type outside the data file's",
         "--set constraints.bond_types=[2]",
         {"constraints.bond_types", "not a bond type"}},

@@ -24,6 +24,9 @@ cloudburst_test(test_md_bonded SOURCES test_md_bonded.cpp
 # SHAKE/RATTLE cluster kernels: constraints met, momentum, failures
 cloudburst_test(test_md_shake_kernels SOURCES test_md_shake_kernels.cpp
   LIBS cloudburst::kernels RANKS 1 LABELS "kernels;md")
+# SETTLE rigid-water kernel: constraints met, momentum, SHAKE's solution
+cloudburst_test(test_md_settle_kernels SOURCES test_md_settle_kernels.cpp
+  LIBS cloudburst::kernels RANKS 1 LABELS "kernels;md")
 
 # io
 cloudburst_test(test_case_file SOURCES test_case_file.cpp

@@ -2,9 +2,11 @@
 
 #include "core/error.hpp"
 #include "core/mpi_gather.hpp"
+#include "kernels/md/settle.hpp"
 #include "solvers/md/bonded_force.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 #include <map>
@@ -45,6 +47,36 @@ void negate_constrained_terms(const std::vector<ShakeCluster>& clusters, Topolog
   }
 }
 
+// SETTLE solves rigid waters only: every cluster of 3 atoms with its angle
+// frozen, its two bonds of one length and its two outer atoms of one mass.
+void check_rigid_waters(const std::vector<ShakeCluster>& clusters,
+                        const std::vector<std::array<double, 3>>& targets,
+                        const ShakeAtoms& atoms) {
+  std::map<std::int64_t, double> mass_of;
+  for (std::size_t a = 0; a < atoms.id.size(); ++a)
+    mass_of[atoms.id[a]] = atoms.type_masses.at(atoms.type[a] - 1);
+  for (std::size_t c = 0; c < clusters.size(); ++c) {
+    const ShakeCluster& cluster = clusters[c];
+    std::string ids;
+    for (int a = 0; a < cluster.size(); ++a)
+      ids += (a ? " " : "") + std::to_string(cluster.atoms[a]);
+    const std::string start =
+        "[constraints] style = \"settle\" is for rigid water only: the cluster of atoms " + ids;
+    if (cluster.shape != kmd::ClusterShape::angle3) {
+      throw InputError(start +
+                       " is not 3 atoms with their angle frozen (list the angle's type in "
+                       "[constraints] angle_types, or use style = \"shake\")");
+    }
+    if (targets[c][0] != targets[c][1] || mass_of[cluster.atoms[1]] != mass_of[cluster.atoms[2]]) {
+      throw InputError(start + " has bond lengths " + std::to_string(targets[c][0]) + " and " +
+                       std::to_string(targets[c][1]) + " and outer masses " +
+                       std::to_string(mass_of[cluster.atoms[1]]) + " and " +
+                       std::to_string(mass_of[cluster.atoms[2]]) +
+                       "; SETTLE needs them equal (use style = \"shake\")");
+    }
+  }
+}
+
 // One cluster as an owned atom of it sees it: the cluster's atoms relative to
 // the central atom (minimum image), and the atom's own place in it.
 struct ClusterEval {
@@ -57,6 +89,7 @@ struct ClusterEval {
   double length[3];
   bool periodic[3];
   kmd::ShakeControl control;
+  bool settle;
 
   KOKKOS_INLINE_FUNCTION double nearest(double delta, int d) const {
     if (periodic[d]) {
@@ -96,7 +129,9 @@ struct ClusterEval {
       const auto code = cluster(i, 5 + k);
       target[k] = code > 0 ? bond_length(code) : angle_length(-code);
     }
-    const kmd::ShakeResult result = kmd::shake_multipliers(shape, xo, xp, w, target, control, g);
+    const kmd::ShakeResult result =
+        settle ? kmd::settle_multipliers(xo, xp, w, target, g)
+               : kmd::shake_multipliers(shape, xo, xp, w, target, control, g);
     if (correct) {
       kmd::constraint_corrections(shape, xo, w, g, out);
     } else {
@@ -110,7 +145,8 @@ struct ClusterEval {
 }  // namespace
 
 Constraints::Constraints(const Params& params)
-    : on_(params.constraints.shake),
+    : on_(params.constraints.style != ConstraintStyle::none),
+      settle_(params.constraints.style == ConstraintStyle::settle),
       selection_(params.constraints.selection),
       type_masses_(params.masses) {
   control_.tolerance = params.constraints.tolerance;
@@ -141,6 +177,7 @@ std::vector<std::int64_t> Constraints::assign(Topology& all, const HostParticles
   atoms.type_masses = type_masses_;
   const std::vector<ShakeCluster> clusters = find_shake_clusters(all, atoms, selection_);
   const auto targets = shake_targets(clusters, bond_r0_, angle_theta0_);
+  if (settle_) check_rigid_waters(clusters, targets, atoms);
   count_ = constraint_count(clusters);
   negate_constrained_terms(clusters, all);
 
@@ -205,7 +242,7 @@ void Constraints::reserve(const Atoms& atoms) {
 void Constraints::solve_owned(Atoms& atoms, const TypeMasses& masses, bool correct, double scale,
                               long step) {
   ClusterEval eval{atoms.cluster, atoms.id,      atoms.type, atoms.x, index_of_id_, masses.inv_mass,
-                   bond_length_,  angle_length_, {},         {},      control_};
+                   bond_length_,  angle_length_, {},         {},      control_,     settle_};
   for (int d = 0; d < 3; ++d) {
     eval.length[d] = length_[d];
     eval.periodic[d] = periodic_[d];
@@ -247,12 +284,18 @@ void Constraints::check_converged(const Atoms& atoms, double failed_here, long s
   std::string atoms_text;
   for (std::int64_t id : all)
     if (id != none) atoms_text += (atoms_text.empty() ? "" : " ") + std::to_string(id);
+  const std::string failures =
+      " (" + std::to_string(std::lround(failed_anywhere)) + " atoms' clusters failed)";
+  if (settle_) {
+    throw RunError("md: step " + std::to_string(step) +
+                   ": SETTLE found no rigid water reaching the predicted positions of the "
+                   "cluster of atoms " +
+                   atoms_text + failures + "; lower [time] dt");
+  }
   throw RunError("md: step " + std::to_string(step) + ": SHAKE did not converge within " +
                  std::to_string(control_.max_iterations) + " iterations (tolerance " +
                  std::to_string(control_.tolerance) + ") for the cluster of atoms " + atoms_text +
-                 " (" + std::to_string(std::lround(failed_anywhere)) +
-                 " atoms' clusters failed); lower [time] dt or raise "
-                 "[constraints] max_iterations");
+                 failures + "; lower [time] dt or raise [constraints] max_iterations");
 }
 
 void Constraints::correct_positions(Atoms& atoms, const TypeMasses& masses, AtomComm& comm,
@@ -303,7 +346,7 @@ void Constraints::add_stored_forces(const Atoms& atoms) const {
 double Constraints::virial(const Atoms& atoms) {
   if (!on_) return 0.0;
   ClusterEval eval{atoms.cluster, atoms.id, atoms.type, atoms.x, index_of_id_, {}, {}, {}, {}, {},
-                   control_};
+                   control_,      settle_};
   for (int d = 0; d < 3; ++d) {
     eval.length[d] = length_[d];
     eval.periodic[d] = periodic_[d];

@@ -22,6 +22,12 @@
 // bonded terms skip them (LAMMPS fix shake does the same). The constraint
 // force of the last step is kept per atom (Atoms::f_constraint) and
 // checkpointed, so a restart resumes bit for bit.
+//
+// style = "settle" takes the same clusters and step, each a rigid water (a
+// 3-atom cluster with its angle frozen, equal O-H lengths and hydrogen
+// masses; assign refuses others), and solves it exactly by SETTLE
+// (kernels/md/settle.hpp) instead of iterating SHAKE; SETTLE's multipliers
+// are SHAKE's, so the forces, the virial and the checkpoint are the same.
 #pragma once
 
 #include "core/ordered_sum.hpp"
@@ -48,7 +54,8 @@ class Constraints {
   // Collective, host. The clusters from the whole topology `all` and every
   // rank's atoms `given`: turns the types of the constrained bonds and frozen
   // angles in `all` negative and returns the cluster rows of `given`'s atoms.
-  // Throws InputError (LAMMPS's messages) for a bad selection.
+  // Throws InputError (LAMMPS's messages) for a bad selection, and for
+  // SETTLE a cluster that is not a rigid water.
   std::vector<std::int64_t> assign(Topology& all, const HostParticles& given, MPI_Comm comm);
   // After every ghost rebuild: the id map; throws RunError when a cluster
   // partner of an owned atom is neither owned nor a ghost here.
@@ -76,6 +83,7 @@ class Constraints {
   void reserve(const Atoms& atoms);
 
   bool on_ = false;
+  bool settle_ = false;
   kernels::md::ShakeControl control_;
   ShakeSelection selection_;
   std::vector<double> bond_r0_, angle_theta0_;  // by type - 1

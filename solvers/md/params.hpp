@@ -32,9 +32,13 @@ struct ThermostatParams {
 
 // [constraints] style = "shake" (LAMMPS fix shake tol iter N b ... a ... t ...
 // m ...): the clusters' selection, the tolerance on the change of a multiplier
-// between iterations (LAMMPS's test) and the iteration limit.
+// between iterations (LAMMPS's test) and the iteration limit. style =
+// "settle": the same selection, every cluster a rigid water (3 atoms, frozen
+// angle), solved exactly by SETTLE (no tolerance, no iterations).
+enum class ConstraintStyle : int { none, shake, settle };
+
 struct ConstraintParams {
-  bool shake = false;
+  ConstraintStyle style = ConstraintStyle::none;
   double tolerance = 1.0e-4;
   int max_iterations = 10;
   ShakeSelection selection;

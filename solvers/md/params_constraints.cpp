@@ -1,10 +1,14 @@
 // [constraints]: SHAKE (LAMMPS `fix ID all shake tol iter N b ... a ... t ...
 // m ...`): style = "shake", tolerance, max_iterations, bond_types,
-// angle_types, atom_types, masses. The selection is checked against the types
-// here; the clusters themselves come with the atoms (constraints.hpp).
+// angle_types, atom_types, masses; style = "settle" (rigid water, Miyamoto &
+// Kollman 1992) takes the same selection and no tolerance or iterations. The
+// selection is checked against the types here; the clusters themselves come
+// with the atoms (constraints.hpp), where SETTLE refuses any cluster that is
+// not a rigid water.
 #include "core/error.hpp"
 #include "solvers/md/params.hpp"
 
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -29,24 +33,32 @@ std::vector<int> read_types(io::CaseFile& file, const char* key, int count, cons
 
 void read_constraints(io::CaseFile& file, Params& p) {
   const std::string style =
-      file.choice("constraints", "style", {"none", "shake"}, std::string("none"));
+      file.choice("constraints", "style", {"none", "shake", "settle"}, std::string("none"));
   ConstraintParams& c = p.constraints;
   const char* keys[] = {"tolerance",   "max_iterations", "bond_types",
                         "angle_types", "atom_types",     "masses"};
+  constexpr int shake_only = 2;  // tolerance, max_iterations
   if (style == "none") {
-    for (const char* key : keys) {
-      if (file.has("constraints", key))
-        file.fail("constraints", key,
-                  "[constraints] " + std::string(key) + " needs style = \"shake\"");
+    for (int k = 0; k < static_cast<int>(std::size(keys)); ++k) {
+      if (file.has("constraints", keys[k]))
+        file.fail("constraints", keys[k],
+                  "[constraints] " + std::string(keys[k]) + " needs style = \"shake\"" +
+                      (k < shake_only ? "" : " or \"settle\""));
     }
     return;
   }
+  const std::string named = "[constraints] style = \"" + style + "\"";
+  for (int k = 0; k < shake_only && style == "settle"; ++k) {
+    if (file.has("constraints", keys[k]))
+      file.fail("constraints", keys[k],
+                "[constraints] " + std::string(keys[k]) +
+                    " is for style = \"shake\"; SETTLE is exact (no iterations)");
+  }
   if (!p.molecular() || p.molecule.types[static_cast<int>(TermKind::bond)] == 0) {
     file.fail("constraints", "style",
-              "[constraints] style = \"shake\" needs molecules: a data_file with bonds and "
-              "[md] atom_style = \"full\"");
+              named + " needs molecules: a data_file with bonds and [md] atom_style = \"full\"");
   }
-  c.shake = true;
+  c.style = style == "settle" ? ConstraintStyle::settle : ConstraintStyle::shake;
   c.tolerance = file.get<double>("constraints", "tolerance", 1.0e-4, io::Bounds::positive());
   c.max_iterations =
       file.get<int>("constraints", "max_iterations", 10, io::Bounds::closed(1, 1000000));
@@ -64,8 +76,9 @@ void read_constraints(io::CaseFile& file, Params& p) {
   const ShakeSelection& s = c.selection;
   if (s.bond_types.empty() && s.atom_types.empty() && s.masses.empty()) {
     file.fail("constraints", "style",
-              "[constraints] style = \"shake\" constrains nothing: give bond_types, atom_types "
-              "or masses (and angle_types for rigid angles)");
+              named +
+                  " constrains nothing: give bond_types, atom_types or masses (and "
+                  "angle_types for rigid angles)");
   }
   if (!s.angle_types.empty() && p.molecule.style[static_cast<int>(TermKind::angle)].empty()) {
     file.fail("constraints", "angle_types",
@@ -73,8 +86,8 @@ void read_constraints(io::CaseFile& file, Params& p) {
   }
   if (p.molecule.style[static_cast<int>(TermKind::bond)] != "harmonic") {
     file.fail("constraints", "style",
-              "[constraints] style = \"shake\" takes its lengths from r0 of bond style "
-              "\"harmonic\"; the bond style is \"" +
+              named +
+                  " takes its lengths from r0 of bond style \"harmonic\"; the bond style is \"" +
                   p.molecule.style[static_cast<int>(TermKind::bond)] + "\"");
   }
 }

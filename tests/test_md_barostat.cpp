@@ -1,0 +1,218 @@
+// Barostats through the `cloudburst` program: isotropic Berendsen against
+// Debian's lmp (fix nve + fix press/berendsen iso) on the LAMMPS melt with
+// the tail correction, 1 and 2 ranks; stochastic cell rescaling (C-rescale)
+// holding the mean pressure at its target, agreeing across rank counts and
+// restarting bit for bit; their input errors.
+#include "bad_input.hpp"
+#include "cli_runner.hpp"
+#include "h5_read.hpp"
+#include "lmp_compare.hpp"
+
+#include <catch2/catch_test_macros.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <map>
+#include <numeric>
+#include <string>
+#include <vector>
+
+using namespace cb::test;
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::string md_cases = std::string(CLOUDBURST_SOURCE_DIR) + "/cases/md/";
+
+const std::string no_files = " --set output.every_steps=0 --set dump.every_steps=0";
+
+CliResult run_md(int ranks, const std::string& out, const std::string& opts) {
+  const std::string args =
+      "run " + md_cases + "lj_melt.toml --output-dir " + out + no_files + " " + opts;
+  return ranks == 1 ? run_cloudburst(args) : run_cloudburst_mpi(ranks, args);
+}
+
+// Per-atom arrays of a particle checkpoint, reordered by atom id.
+std::vector<double> by_id(const std::string& file, const std::string& name) {
+  const std::vector<double> id = read_field(file, "/particles/id");
+  const std::vector<double> values = read_field(file, "/particles/" + name);
+  const std::size_t width = values.size() / id.size();
+  std::vector<std::size_t> order(id.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::sort(order.begin(), order.end(), [&](auto a, auto b) { return id[a] < id[b]; });
+  std::vector<double> sorted;
+  for (std::size_t k : order)
+    for (std::size_t c = 0; c < width; ++c) sorted.push_back(values[k * width + c]);
+  return sorted;
+}
+
+double mean(const std::vector<double>& x) {
+  return std::accumulate(x.begin(), x.end(), 0.0) / static_cast<double>(x.size());
+}
+
+// C-rescale on 256 atoms of the melt (4^3 cells) under CSVR at T = 1.5.
+const std::string c_rescale =
+    "--set md.lattice_cells=[4,4,4] --set neighbor.every=1 --set neighbor.check=true"
+    " --set thermostat.style=csvr --set thermostat.temperature=1.5 --set thermostat.damp=0.1"
+    " --set thermostat.seed=2007 --set barostat.style=c_rescale --set barostat.pressure=2.0"
+    " --set barostat.damp=0.5 --set barostat.compressibility=0.05 --set barostat.seed=4711";
+
+}  // namespace
+
+TEST_CASE("Berendsen barostat as lmp fix press/berendsen iso: the LJ melt on 1 and 2 ranks",
+          "[md][validation][barostat][mpi]") {
+  // examples/melt (4000 atoms from T 3.0, pair_modify tail yes) under fix nve
+  // + fix press/berendsen iso 1.0 1.0 2.0 modulus 10, 100 steps, lists
+  // checked every step; the volume grows by about 10 %. Tolerance 1e-8 relative.
+  if (run_shell("command -v lmp").code != 0) SKIP("lmp is not installed");
+  const std::string dir = make_temp_dir("cb_md_berendsen_p_");
+  const auto lmp =
+      lmp_thermo_rows(dir,
+                      "units lj\natom_style atomic\nlattice fcc 0.8442\n"
+                      "region box block 0 10 0 10 0 10\ncreate_box 1 box\n"
+                      "create_atoms 1 box\nmass 1 1.0\n"
+                      "velocity all create 3.0 87287 loop geom\n"
+                      "pair_style lj/cut 2.5\npair_coeff 1 1 1.0 1.0 2.5\npair_modify tail yes\n"
+                      "neighbor 0.3 bin\nneigh_modify every 1 delay 0 check yes\n"
+                      "fix 1 all nve\nfix 2 all press/berendsen iso 1.0 1.0 2.0 modulus 10.0\n"
+                      "thermo_style custom step temp pe etotal press vol density\n"
+                      "thermo_modify format float %.15g\nthermo 20\nrun 100\n");
+  REQUIRE(lmp.size() == 6);
+  for (int ranks : {1, 2}) {
+    const std::string out = dir + "/np" + std::to_string(ranks);
+    const CliResult r = run_md(ranks, out,
+                               "--set run.steps=100 --set thermo.every_steps=20"
+                               " --set diagnostics.every_steps=20 --set pair.tail=true"
+                               " --set neighbor.every=1 --set neighbor.check=true"
+                               " --set barostat.style=berendsen --set barostat.pressure=1.0"
+                               " --set barostat.damp=2.0 --set barostat.modulus=10.0");
+    INFO(r.output);
+    REQUIRE(r.code == 0);
+    compare_rows(out, lmp,
+                 {{"Temp", "temp"},
+                  {"PotEng", "pe"},
+                  {"TotEng", "tot_eng"},
+                  {"Press", "press"},
+                  {"Volume", "vol"},
+                  {"Density", "density"}},
+                 1e-8, std::to_string(ranks) + " rank(s):");
+  }
+  CHECK(lmp.back().at("Volume") > 1.05 * lmp.front().at("Volume"));
+  fs::remove_all(dir);
+}
+
+TEST_CASE("C-rescale holds the mean pressure at its target", "[md][validation][barostat]") {
+  // 256 LJ atoms, CSVR at T = 1.5 (damp 0.1), C-rescale at P0 = 2.0 with
+  // tau_p = 0.5 and beta_T = 0.05, 20000 steps of 0.005; P sampled every 10
+  // steps over the second half, standard error from 20 block averages, bound
+  // 4 standard errors.
+  const std::string dir = make_temp_dir("cb_md_c_rescale_");
+  const CliResult r = run_md(1, dir + "/out",
+                             c_rescale +
+                                 " --set run.steps=20000 --set diagnostics.every_steps=10"
+                                 " --set thermo.every_steps=0");
+  INFO(r.output);
+  REQUIRE(r.code == 0);
+  const std::string csv = dir + "/out/diagnostics.csv";
+  const std::vector<double> step = csv_column(csv, "step"), press = csv_column(csv, "press"),
+                            vol = csv_column(csv, "vol");
+  std::vector<double> p, v;
+  for (std::size_t k = 0; k < step.size(); ++k) {
+    if (step[k] <= 10000) continue;
+    p.push_back(press[k]);
+    v.push_back(vol[k]);
+  }
+  const int blocks = 20;
+  const std::size_t per = p.size() / blocks;
+  REQUIRE(per >= 20);
+  std::vector<double> block(blocks, 0.0);
+  for (int b = 0; b < blocks; ++b)
+    for (std::size_t k = b * per; k < (b + 1) * per; ++k) block[b] += p[k] / per;
+  const double m = mean(block);
+  double s = 0.0;
+  for (double x : block) s += (x - m) * (x - m);
+  const double error = std::sqrt(s / (blocks - 1) / blocks);
+  INFO("<P> " << m << " +- " << error << " (target 2.0), <V> " << mean(v) << " from "
+              << vol.front());
+  CHECK(std::abs(m - 2.0) < 4.0 * error);
+  CHECK(error < 0.1);
+  fs::remove_all(dir);
+}
+
+TEST_CASE("C-rescale: 1 and 2 ranks agree, restarts are bit for bit",
+          "[md][barostat][restart][mpi]") {
+  // 40 steps of the C-rescale run above: 2 ranks against 1 to round-off (the
+  // noise is keyed by the step, not the rank); 20 + 20 steps with a
+  // checkpoint against 40 straight, on 1 and on 2 ranks: the same box and
+  // the same positions and velocities, bit for bit.
+  const std::string dir = make_temp_dir("cb_md_c_rescale_restart_");
+  const std::string opts =
+      c_rescale + " --set thermo.every_steps=10 --set diagnostics.every_steps=10";
+  std::map<int, std::string> straight;
+  for (int ranks : {1, 2}) {
+    const std::string out = dir + "/straight" + std::to_string(ranks);
+    const CliResult r = run_md(ranks, out, opts + " --set run.steps=40");
+    INFO(r.output);
+    REQUIRE(r.code == 0);
+    straight[ranks] = out + "/checkpoints/chk_00000040.h5";
+    const std::string split = dir + "/split" + std::to_string(ranks);
+    const CliResult first = run_md(ranks, split, opts + " --set run.steps=20");
+    INFO(first.output);
+    REQUIRE(first.code == 0);
+    const CliResult rest = run_md(ranks, split, opts + " --set run.steps=40 --restart auto");
+    INFO(rest.output);
+    REQUIRE(rest.code == 0);
+    const std::string end = split + "/checkpoints/chk_00000040.h5";
+    for (const char* name : {"x", "v", "image"}) {
+      INFO(ranks << " rank(s), restart at 20: " << name);
+      CHECK(by_id(end, name) == by_id(straight[ranks], name));
+    }
+    for (const char* column : {"vol", "press", "pe", "temp"}) {
+      INFO(ranks << " rank(s), restart at 20: " << column << " at step 40");
+      CHECK(csv_column(split + "/diagnostics.csv", column).back() ==
+            csv_column(out + "/diagnostics.csv", column).back());
+    }
+  }
+  const std::vector<double> one = by_id(straight[1], "x"), two = by_id(straight[2], "x");
+  REQUIRE(one.size() == two.size());
+  double most = 0.0;
+  for (std::size_t k = 0; k < one.size(); ++k) most = std::max(most, std::abs(one[k] - two[k]));
+  const double v1 = csv_column(dir + "/straight1/diagnostics.csv", "vol").back();
+  const double v2 = csv_column(dir + "/straight2/diagnostics.csv", "vol").back();
+  INFO("1 vs 2 ranks after 40 steps: max |dx| " << most << ", volume " << v1 << " vs " << v2);
+  CHECK(most < 1e-10);
+  CHECK(std::abs(v1 - v2) < 1e-12 * v1);
+  fs::remove_all(dir);
+}
+
+TEST_CASE("barostat input errors are named", "[md][input][barostat]") {
+  const std::string dir = make_temp_dir("cb_md_barostat_input_");
+  const std::string melt = read_text(md_cases + "lj_melt.toml");
+  const std::string berendsen =
+      " --set barostat.style=berendsen --set barostat.pressure=1.0 --set barostat.damp=1.0";
+  check_bad_overrides(
+      dir, melt,
+      {{"an unknown style", "--set barostat.style=parrinello_rahman", {"barostat.style"}},
+       {"a negative damp",
+        "--set barostat.style=berendsen --set barostat.pressure=1.0 --set barostat.damp=-1.0",
+        {"barostat.damp"}},
+       {"a zero modulus", berendsen + " --set barostat.modulus=0.0", {"barostat.modulus"}},
+       {"no pressure", "--set barostat.style=berendsen --set barostat.damp=1.0", {"pressure"}},
+       {"a compressibility for Berendsen",
+        berendsen + " --set barostat.compressibility=0.1",
+        {"barostat.compressibility", "c_rescale"}},
+       {"C-rescale without compressibility",
+        "--set barostat.style=c_rescale --set barostat.pressure=1.0 --set barostat.damp=1.0"
+        " --set barostat.temperature=1.0",
+        {"compressibility"}},
+       {"C-rescale without a temperature",
+        "--set barostat.style=c_rescale --set barostat.pressure=1.0 --set barostat.damp=1.0"
+        " --set barostat.compressibility=0.1",
+        {"temperature"}},
+       {"a key without a style", "--set barostat.pressure=1.0", {"barostat.pressure", "none"}},
+       {"a box fixed along z",
+        "--set 'md.boundary=[\"p\",\"p\",\"f\"]'" + berendsen,
+        {"barostat.style", "periodic"}}});
+  fs::remove_all(dir);
+}

@@ -9,6 +9,7 @@
 #include "lmp_compare.hpp"
 
 #include <catch2/catch_test_macros.hpp>
+#include <catch2/matchers/catch_matchers_string.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -214,5 +215,23 @@ TEST_CASE("barostat input errors are named", "[md][input][barostat]") {
        {"a box fixed along z",
         "--set 'md.boundary=[\"p\",\"p\",\"f\"]'" + berendsen,
         {"barostat.style", "periodic"}}});
+  fs::remove_all(dir);
+}
+
+TEST_CASE("a box that shrinks below the ghost reach stops the run", "[md][barostat][mpi]") {
+  // 256 atoms on 2 ranks along x (sub-boxes 3.36 thick, one ghost hop for
+  // cutoff + skin = 3.1) compressed towards P0 = 30: measured, the sub-boxes
+  // pass below 3.1 at step 10; the run stops there with exit 3 and says why.
+  using Catch::Matchers::ContainsSubstring;
+  const std::string dir = make_temp_dir("cb_md_barostat_thin_");
+  const CliResult r = run_md(2, dir + "/out",
+                             "--set md.lattice_cells=[4,4,4] --set neighbor.skin=0.6"
+                             " --set neighbor.every=1 --set neighbor.check=true --set run.steps=100"
+                             " --set barostat.style=berendsen --set barostat.pressure=30.0"
+                             " --set barostat.damp=0.5 --set barostat.modulus=10.0");
+  INFO(r.output);
+  CHECK(r.code == 3);
+  CHECK_THAT(r.output, ContainsSubstring("the box shrank to sub-boxes"));
+  CHECK_THAT(r.output, ContainsSubstring("would need 2 hops"));
   fs::remove_all(dir);
 }

@@ -193,6 +193,7 @@ void MdSolver::resize_box(const ParticleBox& box) {
   params_.box.hi = params_.geometry.hi = box.hi;
   local_ = make_local_box(params_, decomposition_);
   comm_.set_box(local_, step_);
+  forces_.box_changed(params_.box);
   cached_.reset();
 }
 

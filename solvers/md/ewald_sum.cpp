@@ -57,7 +57,12 @@ double EwaldSum::setup(const Atoms& atoms, std::int64_t natoms) {
   prd[2] *= params_.kspace_slab;  // the k-space box (LAMMPS zprd_slab)
   natoms_ = double(natoms);
   if (box_.lo != params_.box.lo || box_.hi != params_.box.hi) {
-    box_changed(box_);  // a restart of a run whose box changed: g of the case's box
+    LocalBox now;  // a restart of a run whose box changed: g of the case's box
+    for (int d = 0; d < 3; ++d) {
+      now.lo[d] = box_.lo[d];
+      now.hi[d] = box_.hi[d];
+    }
+    box_changed(now);
     return parameters_.g_ewald;
   }
   if (parameters_.gsqmx == 0.0) set_explicit_gsqmx(parameters_, prd);
@@ -65,8 +70,11 @@ double EwaldSum::setup(const Atoms& atoms, std::int64_t natoms) {
   return parameters_.g_ewald;
 }
 
-void EwaldSum::box_changed(const ParticleBox& box) {
-  box_ = box;
+void EwaldSum::box_changed(const LocalBox& box) {
+  for (int d = 0; d < 3; ++d) {
+    box_.lo[d] = box.lo[d];
+    box_.hi[d] = box.hi[d];
+  }
   if (natoms_ == 0.0) return;  // not set up yet: setup() takes box_
   double prd[3];
   for (int d = 0; d < 3; ++d) prd[d] = box.hi[d] - box.lo[d];

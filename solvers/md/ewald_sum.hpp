@@ -35,7 +35,7 @@ class EwaldSum : public ForceTerm {
   // The box changed size (a barostat): g stays, k_max (from the accuracy,
   // unless given), the k vectors and their weights follow the new box, as
   // LAMMPS's Ewald::setup.
-  void box_changed(const ParticleBox& box) override;
+  void box_changed(const LocalBox& box) override;
 
   void add_forces(Atoms& atoms, const NeighborList& list) override;
   EnergyVirial energy_virial(const Atoms& atoms, const NeighborList& list) override;

@@ -88,7 +88,7 @@ void ForceField::atoms_rebuilt(const Atoms& atoms) {
   for (const auto& term : terms_) term->atoms_rebuilt(atoms);
 }
 
-void ForceField::box_changed(const ParticleBox& box) {
+void ForceField::box_changed(const LocalBox& box) {
   for (const auto& term : terms_) term->box_changed(box);
 }
 

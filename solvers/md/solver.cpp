@@ -193,12 +193,24 @@ void MdSolver::resize_box(const ParticleBox& box) {
   params_.box.hi = params_.geometry.hi = box.hi;
   local_ = make_local_box(params_, decomposition_);
   comm_.set_box(local_, step_);
-  forces_.box_changed(params_.box);
+  forces_.box_changed(local_);
   cached_.reset();
 }
 
-void MdSolver::restore_box(const ParticleBox& saved) {
-  if (barostat_.active() && saved.periodic == params_.box.periodic) resize_box(saved);
+// The box at the last list build too: load_particles gives each atom the
+// owner of its build position in that box.
+void MdSolver::restore_box(const ParticleBox& saved,
+                           const std::vector<std::pair<std::string, double>>& scalars) {
+  if (!barostat_.active() || saved.periodic != params_.box.periodic) return;
+  resize_box(saved);
+  for (const auto& [name, value] : scalars) restore_build_box(name, value);
+}
+
+void MdSolver::restore_build_box(const std::string& name, double value) {
+  for (int d = 0; d < 3; ++d) {
+    if (name == "md_build_box_lo_" + std::to_string(d)) schedule_.set_build_corner(0, d, value);
+    if (name == "md_build_box_hi_" + std::to_string(d)) schedule_.set_build_corner(1, d, value);
+  }
 }
 
 std::vector<Diagnostic> MdSolver::diagnostics(double /*time*/) {
@@ -250,10 +262,7 @@ void MdSolver::restore(const std::vector<std::pair<std::string, double>>& scalar
     if (name == "md_step") step_ = std::lround(value);
     if (name == "md_ago") schedule_.set_ago(std::lround(value));
     thermostat_.restore(name, value);
-    for (int d = 0; d < 3; ++d) {
-      if (name == "md_build_box_lo_" + std::to_string(d)) schedule_.set_build_corner(0, d, value);
-      if (name == "md_build_box_hi_" + std::to_string(d)) schedule_.set_build_corner(1, d, value);
-    }
+    restore_build_box(name, value);
   }
   cached_.reset();
   thermo_log_.reset();

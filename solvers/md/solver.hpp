@@ -60,7 +60,8 @@ class MdSolver : public ParticleSolver {
   std::int64_t total_atoms() const override { return atoms_.total; }
   HostParticles owned_particles() override;
   void load_particles(const HostParticles& atoms) override;
-  void restore_box(const ParticleBox& saved) override;
+  void restore_box(const ParticleBox& saved,
+                   const std::vector<std::pair<std::string, double>>& scalars) override;
   std::vector<std::string> per_atom_names() const override { return md::per_atom_names(); }
   // Forces only when asked for, as LAMMPS dumps them.
   std::vector<std::string> default_per_atom_names() const override { return {"pe", "ke"}; }
@@ -94,6 +95,8 @@ class MdSolver : public ParticleSolver {
   // Collective: a new box (same periodicity), sub-boxes cut from it on the
   // same rank grid, ghost slabs and shifts following. RunError when too thin.
   void resize_box(const ParticleBox& box);
+  // A checkpoint scalar md_build_box_{lo,hi}_{axis}, if `name` is one.
+  void restore_build_box(const std::string& name, double value);
   HostRows topology_rows(const HostParticles& given);
   // After load_particles: the global atom count and the tail terms.
   void count_atoms_and_tail_terms();

@@ -17,6 +17,7 @@
 #include <map>
 #include <numeric>
 #include <string>
+#include <utility>
 #include <vector>
 
 using namespace cb::test;
@@ -182,6 +183,54 @@ TEST_CASE("Berendsen barostat with PPPM as lmp: rock salt on 1 and 2 ranks, rest
   // order 5). Measured: within 3.1e-13 of lmp's %.15g rows on 1 and 2 ranks;
   // tolerance 1e-8 relative.
   check_salt("salt_pppm.toml", "kspace_style pppm 1.0e-5", 1e-8, 2);
+}
+
+TEST_CASE("Berendsen barostat with molecules as lmp: the peptide on 1 and 2 ranks",
+          "[md][validation][barostat][molecules][mpi]") {
+  // validation/md/in.peptide_bench (in.peptide's force field, Ewald 1e-4, 1 fs,
+  // no SHAKE) with fix press/berendsen iso 1.0 1.0 100.0 modulus 20000 beside
+  // fix nve, 100 steps: bonded terms take their minimum images in the new
+  // box. Measured: within 1.1e-11 of lmp's %.15g rows (Press; the others
+  // 2e-13); tolerance 1e-8 relative.
+  const std::string data = lammps_examples + "peptide/data.peptide";
+  if (!lmp_with(data)) SKIP("lmp or lammps-examples (" + data + ") is not installed");
+  const std::string dir = make_temp_dir("cb_md_berendsen_peptide_");
+  std::string input =
+      read_text(std::string(CLOUDBURST_SOURCE_DIR) + "/validation/md/in.peptide_bench");
+  for (const auto& [from, to] :
+       {std::pair<std::string, std::string>{
+            "fix             1 all nve",
+            "fix             1 all nve\nfix 2 all press/berendsen iso 1.0 1.0 100.0 modulus "
+            "20000.0"},
+        {"thermo_style    ${thermo_style}",
+         "thermo_style custom step temp pe etotal press vol density\n"
+         "thermo_modify format float %.15g"},
+        {"thermo          ${thermo_every}", "thermo 20"}}) {
+    REQUIRE(input.find(from) != std::string::npos);
+    input.replace(input.find(from), from.size(), to);
+  }
+  const auto lmp = lmp_thermo_rows(dir, input);
+  REQUIRE(lmp.size() == 6);
+  write_text(dir + "/peptide.toml",
+             peptide_case(data, "style = \"ewald\"\naccuracy = 1.0e-4\n", 100) +
+                 "\n[barostat]\nstyle = \"berendsen\"\npressure = 1.0\ndamp = 100.0\n"
+                 "modulus = 20000.0\n\n[diagnostics]\nevery_steps = 20\n");
+  for (int ranks : {1, 2}) {
+    const std::string out = dir + "/np" + std::to_string(ranks);
+    const std::string args = "run " + dir + "/peptide.toml --output-dir " + out;
+    const CliResult r = ranks == 1 ? run_cloudburst(args) : run_cloudburst_mpi(ranks, args);
+    INFO(r.output);
+    REQUIRE(r.code == 0);
+    compare_rows(out, lmp,
+                 {{"Temp", "temp"},
+                  {"PotEng", "pe"},
+                  {"TotEng", "tot_eng"},
+                  {"Press", "press"},
+                  {"Volume", "vol"},
+                  {"Density", "density"}},
+                 1e-8, "peptide on " + std::to_string(ranks) + " rank(s):");
+  }
+  fs::remove_all(dir);
 }
 
 TEST_CASE("C-rescale holds the mean pressure at its target", "[md][validation][barostat]") {

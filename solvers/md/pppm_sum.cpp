@@ -165,7 +165,11 @@ void PppmSum::box_changed(const LocalBox& box) {
   if (!grid_) return;  // not set up yet: setup() takes box_
   Brick in, out;
   place_bricks(in, out);
-  if (!(in == grid_->in() && out == grid_->out())) make_bricks();
+  try {  // a mesh the ranks cannot cover any more stops the run (exit 3)
+    if (!(in == grid_->in() && out == grid_->out())) make_bricks();
+  } catch (const InputError& e) {
+    throw RunError(std::string("md: after the box changed: ") + e.what());
+  }
   influence_function();
 }
 

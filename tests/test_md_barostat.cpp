@@ -6,9 +6,11 @@
 #include "bad_input.hpp"
 #include "cli_runner.hpp"
 #include "h5_read.hpp"
+#include "kernels/md/barostat.hpp"
 #include "lmp_compare.hpp"
 
 #include <catch2/catch_test_macros.hpp>
+#include <catch2/matchers/catch_matchers_floating_point.hpp>
 #include <catch2/matchers/catch_matchers_string.hpp>
 
 #include <algorithm>
@@ -61,6 +63,33 @@ const std::string c_rescale =
     " --set barostat.damp=0.5 --set barostat.compressibility=0.05 --set barostat.seed=4711";
 
 }  // namespace
+
+TEST_CASE("barostat kernels: hand-computed factors and remaps", "[md][kernels][barostat]") {
+  namespace kmd = cb::kernels::md;
+  using Catch::Matchers::WithinRel;
+  // Berendsen: (1 - 0.005 / 2 (1 - 3) / 10)^(1/3) = 1.0005^(1/3).
+  CHECK_THAT(kmd::berendsen_dilation(1.0, 3.0, 0.005, 2.0, 10.0),
+             WithinRel(std::cbrt(1.0005), 1e-15));
+  CHECK(kmd::berendsen_dilation(2.0, 2.0, 0.005, 2.0, 10.0) == 1.0);
+  // C-rescale, P0 2, P 3, dt 0.005, tau 0.5, beta 0.05, kT 1.5, V 300:
+  // drift -0.1 (2 - 3) 0.005 = 5e-4; noise sqrt(2 1.5 0.05 0.005 / 150) =
+  // sqrt(5e-6) per unit Gaussian; mu = exp((drift + noise xi) / 3).
+  const double drift = 5e-4, noise = std::sqrt(5e-6);
+  for (double xi : {0.0, 1.0, -2.5}) {
+    CHECK_THAT(kmd::c_rescale_dilation(2.0, 3.0, 0.005, 0.5, 0.05, 1.5, 300.0, 1.0, xi),
+               WithinRel(std::exp((drift + noise * xi) / 3.0), 1e-14));
+  }
+  // nktv2p scales k_B T / V into pressure units: the noise by its root.
+  CHECK_THAT(kmd::c_rescale_dilation(3.0, 3.0, 0.005, 0.5, 0.05, 1.5, 300.0, 4.0, 1.0),
+             WithinRel(std::exp(2.0 * noise / 3.0), 1e-14));
+  // [0, 10] scaled by 1.1 about its centre 5: [-0.5, 10.5]; x = 2.5 (a
+  // quarter) goes to -0.5 + 11 / 4 = 2.25.
+  double lo = 0.0, hi = 0.0;
+  kmd::dilate_about_centre(0.0, 10.0, 1.1, lo, hi);
+  CHECK_THAT(lo, WithinRel(-0.5, 1e-14));
+  CHECK_THAT(hi, WithinRel(10.5, 1e-14));
+  CHECK_THAT(kmd::remap_coordinate(2.5, 0.0, 0.1, lo, hi - lo), WithinRel(2.25, 1e-14));
+}
 
 TEST_CASE("Berendsen barostat as lmp fix press/berendsen iso: the LJ melt on 1 and 2 ranks",
           "[md][validation][barostat][mpi]") {

@@ -212,5 +212,5 @@ cloudburst_test(test_md_thermostats SOURCES test_md_thermostats.cpp cli_runner.c
   RANKS 1 LABELS "md;cli;mpi;validation;thermostat")
 add_dependencies(test_md_thermostats cloudburst)
 cloudburst_test(test_md_barostat SOURCES test_md_barostat.cpp cli_runner.cpp lmp_compare.cpp
-  LIBS cloudburst_hdf5 RANKS 1 LABELS "md;cli;mpi;restart;validation;barostat")
+  LIBS cloudburst_hdf5 cloudburst::kernels RANKS 1 LABELS "md;cli;mpi;restart;validation;barostat")
 add_dependencies(test_md_barostat cloudburst)

@@ -44,6 +44,13 @@ class ParticleRun : public SolverRun {
   RunState restore(const std::string& path) override {
     const MPI_Comm comm = decomposition_.comm();
     const CheckpointHeader header = read_checkpoint_header(path, comm);
+    if (header.solver == solver_->name()) {
+      ParticleBox saved;
+      saved.lo = header.geometry.lo;
+      saved.hi = header.geometry.hi;
+      saved.periodic = header.geometry.periodic;
+      solver_->restore_box(saved, header.scalars);
+    }
     check_particles_compatible(path, header, solver_->name(), solver_->box(),
                                solver_->total_atoms());
     const HostParticles atoms = read_particle_checkpoint(path, comm);

@@ -214,3 +214,6 @@ add_dependencies(test_md_slab cloudburst)
 cloudburst_test(test_md_thermostats SOURCES test_md_thermostats.cpp cli_runner.cpp lmp_compare.cpp
   RANKS 1 LABELS "md;cli;mpi;validation;thermostat")
 add_dependencies(test_md_thermostats cloudburst)
+cloudburst_test(test_md_barostat SOURCES test_md_barostat.cpp cli_runner.cpp lmp_compare.cpp
+  LIBS cloudburst_hdf5 cloudburst::kernels RANKS 1 LABELS "md;cli;mpi;restart;validation;barostat")
+add_dependencies(test_md_barostat cloudburst)

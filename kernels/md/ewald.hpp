@@ -77,10 +77,28 @@ inline double ewald_rms(int km, double prd, double natoms, double q2, double g) 
          std::exp(-cb::math::pi * cb::math::pi * km * km / (g * g * prd * prd));
 }
 
+// k_max per axis and gsqmx for a given g (LAMMPS Ewald::setup, called
+// initially and whenever the box changes size): per axis the smallest k_max
+// whose Fourier error is below `accuracy` (force units) in the k-space box
+// `prd_slab`; gsqmx = max_axis (2 pi k_max / L)^2 (1 + 1e-5).
+inline void ewald_kmax(double accuracy, double natoms, const double prd_slab[3], double q2,
+                       EwaldParameters& p) {
+  p.gsqmx = 0.0;
+  for (int d = 0; d < 3; ++d) {
+    int k = 1;
+    while (ewald_rms(k, prd_slab[d], natoms, q2, p.g_ewald) > accuracy) ++k;
+    p.kmax[d] = k;
+    const double unitk = 2.0 * cb::math::pi / prd_slab[d];
+    const double gsq = unitk * unitk * k * k;
+    p.gsqmx = std::max(p.gsqmx, gsq);
+  }
+  p.gsqmx *= 1.00001;
+}
+
 // `two_charge_force` is the force between two unit charges one distance unit
 // apart (qqr2e); q2 = qqrd2e sum_i q_i^2. With a slab volume factor s (LAMMPS
 // kspace_modify slab) g comes from the box itself and k_max along z from the
-// length Lz s of the extended box.
+// length Lz s of the extended box (LAMMPS Ewald::init).
 inline EwaldParameters ewald_parameters(double accuracy_relative, double two_charge_force,
                                         double natoms, double cutoff, const double prd[3],
                                         double q2, double slab_volfactor = 1.0) {
@@ -90,15 +108,7 @@ inline EwaldParameters ewald_parameters(double accuracy_relative, double two_cha
   g = g >= 1.0 ? (1.35 - 0.15 * std::log(accuracy)) / cutoff : std::sqrt(-std::log(g)) / cutoff;
   p.g_ewald = g;
   const double prd_slab[3] = {prd[0], prd[1], prd[2] * slab_volfactor};
-  for (int d = 0; d < 3; ++d) {
-    int k = 1;
-    while (ewald_rms(k, prd_slab[d], natoms, q2, g) > accuracy) ++k;
-    p.kmax[d] = k;
-    const double unitk = 2.0 * cb::math::pi / prd_slab[d];
-    const double gsq = unitk * unitk * k * k;
-    p.gsqmx = std::max(p.gsqmx, gsq);
-  }
-  p.gsqmx *= 1.00001;
+  ewald_kmax(accuracy, natoms, prd_slab, q2, p);
   return p;
 }
 

@@ -31,6 +31,10 @@ class BondedForce : public ForceTerm {
   void atoms_rebuilt(const Atoms& atoms) override;
   // Collective, when atoms were loaded: the largest atom id.
   void setup(const Atoms& atoms, MPI_Comm comm);
+  // The box changed size (a barostat): the minimum-image lengths follow.
+  void box_changed(const LocalBox& box) override {
+    for (int d = 0; d < 3; ++d) frame_.length[d] = box.length(d);
+  }
 
   // Public for the CUDA extended-lambda rule; not part of the interface.
   struct Styles {

@@ -37,15 +37,23 @@ AtomComm::AtomComm(const Decomposition& decomposition, const LocalBox& box, doub
   arrival_ids_ = IdView("md::migrate_arrival_ids", 64);
 }
 
+namespace {
+
+// The thinnest sub-box along `axis` over all ranks (collective).
+double thinnest_sub_box(const LocalBox& box, int axis, MPI_Comm comm) {
+  const double thickness = box.subhi[axis] - box.sublo[axis];
+  double thinnest = thickness;
+  MPI_Allreduce(&thickness, &thinnest, 1, MPI_DOUBLE, MPI_MIN, comm);
+  return thinnest;
+}
+
+}  // namespace
+
 // Hops along `axis`: enough that ghosts reach rcomm past the thinnest
 // sub-box; at most one per rank (the run refuses a box thinner than rcomm).
 void AtomComm::add_swaps(const Decomposition& decomposition, int axis) {
-  const double thickness = box_.subhi[axis] - box_.sublo[axis];
-  double thinnest = thickness;
-  MPI_Allreduce(&thickness, &thinnest, 1, MPI_DOUBLE, MPI_MIN, comm_);
+  const double thinnest = thinnest_sub_box(box_, axis, comm_);
   const int hops = std::max(1, std::min(dims_[axis], int(std::ceil(rcomm_ / thinnest))));
-  const double mid = 0.5 * (box_.sublo[axis] + box_.subhi[axis]);
-  const double infinity = std::numeric_limits<double>::infinity();
   for (int hop = 0; hop < hops; ++hop) {
     for (int side = 0; side < 2; ++side) {
       Swap s;
@@ -54,20 +62,52 @@ void AtomComm::add_swaps(const Decomposition& decomposition, int axis) {
       s.hop = hop;
       s.send_rank = decomposition.neighbor(axis, side);
       s.recv_rank = decomposition.neighbor(axis, 1 - side);
-      // To the lower neighbour what lies within rcomm of its upper face, and
-      // the other way round; later hops take only ghosts from the far side.
-      s.slab_lo = side == 0 ? (hop == 0 ? -infinity : mid) : box_.subhi[axis] - rcomm_;
-      s.slab_hi = side == 0 ? box_.sublo[axis] + rcomm_ : (hop == 0 ? infinity : mid);
-      const bool wraps = side == 0 ? decomposition.coords()[axis] == 0
-                                   : decomposition.coords()[axis] == dims_[axis] - 1;
-      if (wraps && decomposition.periodic()[axis]) {
-        s.shift.x[axis] = side == 0 ? box_.length(axis) : -box_.length(axis);
-        s.shift.code = side == 0 ? code_stride[axis] : -code_stride[axis];
-      }
+      s.wraps = side == 0 ? decomposition.coords()[axis] == 0
+                          : decomposition.coords()[axis] == dims_[axis] - 1;
+      s.wraps = s.wraps && decomposition.periodic()[axis];
+      if (s.wraps) s.shift.code = side == 0 ? code_stride[axis] : -code_stride[axis];
+      set_geometry(s);
       s.send_list = IntView("md::send_list", 1024);
       swaps_.push_back(s);
     }
   }
+}
+
+// To the lower neighbour what lies within rcomm of its upper face, and the
+// other way round; later hops take only ghosts from the far side. Across a
+// periodic face the copy shifts by the box length.
+void AtomComm::set_geometry(Swap& s) const {
+  const int axis = s.axis;
+  const double mid = 0.5 * (box_.sublo[axis] + box_.subhi[axis]);
+  const double infinity = std::numeric_limits<double>::infinity();
+  s.slab_lo = s.side == 0 ? (s.hop == 0 ? -infinity : mid) : box_.subhi[axis] - rcomm_;
+  s.slab_hi = s.side == 0 ? box_.sublo[axis] + rcomm_ : (s.hop == 0 ? infinity : mid);
+  if (s.wraps) s.shift.x[axis] = s.side == 0 ? box_.length(axis) : -box_.length(axis);
+}
+
+// A box that changed size (a barostat): the slabs and shifts follow; the
+// rank grid and the hops stay, so a box too small for them stops the run.
+void AtomComm::set_box(const LocalBox& box, long step) {
+  static const char* axis_name[3] = {"x", "y", "z"};
+  box_ = box;
+  for (int axis = 0; axis < 3; ++axis) {
+    const std::string where = "md: step " + std::to_string(step) + ": the box shrank to ";
+    if (periodic_[axis] && box_.length(axis) < rcomm_)
+      throw RunError(where + std::to_string(box_.length(axis)) + " along " + axis_name[axis] +
+                     ", below cutoff + skin = " + std::to_string(rcomm_) +
+                     " (ghost atoms come from one periodic image at most)");
+    const double thinnest = thinnest_sub_box(box_, axis, comm_);
+    const int needed = std::max(1, std::min(dims_[axis], int(std::ceil(rcomm_ / thinnest))));
+    int hops = 0;
+    for (const Swap& s : swaps_) hops = s.axis == axis ? std::max(hops, s.hop + 1) : hops;
+    if (needed > hops)
+      throw RunError(where + "sub-boxes " + std::to_string(thinnest) + " thick along " +
+                     axis_name[axis] + ": ghosts within cutoff + skin = " + std::to_string(rcomm_) +
+                     " would need " + std::to_string(needed) + " hops, the run set up " +
+                     std::to_string(hops) + " (start from a larger box or use fewer ranks along " +
+                     axis_name[axis] + ")");
+  }
+  for (Swap& s : swaps_) set_geometry(s);
 }
 
 void AtomComm::reserve_buffers(std::size_t doubles) {

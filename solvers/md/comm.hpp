@@ -44,6 +44,10 @@ class AtomComm {
   // image flags), then migrates. Returns the atom count over all ranks
   // afterwards.
   std::int64_t wrap_and_migrate(Atoms& atoms);
+  // Collective, after the box changed size (the rank grid unchanged): the
+  // ghost slabs and periodic shifts of the new box. Throws RunError when the
+  // box or a sub-box became too thin for the hops set up at construction.
+  void set_box(const LocalBox& box, long step);
   // Collective: the owned atoms outside the box along a non-periodic axis
   // (LAMMPS loses them at its next exchange), over all ranks.
   std::int64_t outside_fixed_faces(const Atoms& atoms) const;
@@ -57,7 +61,8 @@ class AtomComm {
     // that arrived in the hop before.
     int hop = 0;
     double slab_lo = 0, slab_hi = 0;
-    GhostShift shift;  // across a periodic face
+    bool wraps = false;  // across a periodic face of the box
+    GhostShift shift;    // across a periodic face
     int nsend = 0, nrecv = 0, first_recv = 0;
     IntView send_list;
   };
@@ -76,6 +81,8 @@ class AtomComm {
   // receives from `recv_rank` into recv_; returns the items received.
   int exchange(int send_rank, int recv_rank, int nsend, int width);
   void add_swaps(const Decomposition& decomposition, int axis);
+  // The slab and shift of `swap` in the current box.
+  void set_geometry(Swap& swap) const;
   void reserve_buffers(std::size_t doubles);
 
   MPI_Comm comm_;

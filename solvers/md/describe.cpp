@@ -110,6 +110,17 @@ std::vector<std::string> describe(const Params& p) {
     lines.push_back(format("kspace slab: k-space box %g times the box along z", p.kspace_slab) +
                     " (empty above the atoms), dipole correction (Yeh & Berkowitz 1999)");
   }
+  const BarostatParams& b = p.barostat;
+  if (b.style == BarostatStyle::berendsen) {
+    lines.push_back(format("barostat: berendsen, P0 = %g", b.pressure) +
+                    format(", damp %g", b.damp) + format(", modulus %g", b.modulus) +
+                    " (isotropic, as LAMMPS fix press/berendsen iso)");
+  } else if (b.style == BarostatStyle::c_rescale) {
+    lines.push_back(format("barostat: c_rescale, P0 = %g", b.pressure) +
+                    format(", tau_p %g", b.damp) +
+                    format(", compressibility %g", b.compressibility) +
+                    format(", T %g", b.temperature) + " (isotropic; Bernetti & Bussi 2020)");
+  }
   if (!(p.box.periodic[0] && p.box.periodic[1] && p.box.periodic[2])) {
     std::string letters;
     for (int a = 0; a < 3; ++a) letters += p.box.periodic[a] ? " p" : " f";

@@ -13,10 +13,24 @@ namespace {
 using Policy = Kokkos::RangePolicy<ExecSpace>;
 namespace kmd = kernels::md;
 
+// An explicit kmax (LAMMPS kspace_modify kmax/ewald): gsqmx from it and the
+// k-space box `prd`.
+void set_explicit_gsqmx(kmd::EwaldParameters& p, const double prd[3]) {
+  p.gsqmx = 0.0;
+  for (int d = 0; d < 3; ++d) {
+    const double unitk = 2.0 * cb::math::pi / prd[d];
+    p.gsqmx = std::max(p.gsqmx, unitk * unitk * p.kmax[d] * p.kmax[d]);
+  }
+  p.gsqmx *= 1.00001;
+}
+
 }  // namespace
 
 EwaldSum::EwaldSum(const Params& params, MPI_Comm comm)
-    : params_(params), comm_(comm), qqrd2e_(params.units.qqr2e / params.dielectric) {}
+    : params_(params),
+      comm_(comm),
+      qqrd2e_(params.units.qqr2e / params.dielectric),
+      box_(params.box) {}
 
 double EwaldSum::setup(const Atoms& atoms, std::int64_t natoms) {
   const auto q = atoms.q;
@@ -40,15 +54,41 @@ double EwaldSum::setup(const Atoms& atoms, std::int64_t natoms) {
           : kmd::ewald_parameters(params_.kspace_accuracy, params_.units.qqr2e, double(natoms),
                                   params_.coulomb_cutoff, prd, q2sum_ * qqrd2e_,
                                   params_.kspace_slab);
-  prd[2] *= params_.kspace_slab;   // the k-space box (LAMMPS zprd_slab)
-  if (parameters_.gsqmx == 0.0) {  // explicit kmax: as LAMMPS kspace_modify kmax/ewald
+  prd[2] *= params_.kspace_slab;  // the k-space box (LAMMPS zprd_slab)
+  natoms_ = double(natoms);
+  if (box_.lo != params_.box.lo || box_.hi != params_.box.hi) {
+    LocalBox now;  // a restart of a run whose box changed: g of the case's box
     for (int d = 0; d < 3; ++d) {
-      const double unitk = 2.0 * cb::math::pi / prd[d];
-      parameters_.gsqmx =
-          std::max(parameters_.gsqmx, unitk * unitk * parameters_.kmax[d] * parameters_.kmax[d]);
+      now.lo[d] = box_.lo[d];
+      now.hi[d] = box_.hi[d];
     }
-    parameters_.gsqmx *= 1.00001;
+    box_changed(now);
+    return parameters_.g_ewald;
   }
+  if (parameters_.gsqmx == 0.0) set_explicit_gsqmx(parameters_, prd);
+  make_vectors(prd);
+  return parameters_.g_ewald;
+}
+
+void EwaldSum::box_changed(const LocalBox& box) {
+  for (int d = 0; d < 3; ++d) {
+    box_.lo[d] = box.lo[d];
+    box_.hi[d] = box.hi[d];
+  }
+  if (natoms_ == 0.0) return;  // not set up yet: setup() takes box_
+  double prd[3];
+  for (int d = 0; d < 3; ++d) prd[d] = box.hi[d] - box.lo[d];
+  prd[2] *= params_.kspace_slab;
+  if (params_.kspace_g_ewald > 0.0) {
+    set_explicit_gsqmx(parameters_, prd);
+  } else {
+    kmd::ewald_kmax(params_.kspace_accuracy * params_.units.qqr2e, natoms_, prd, q2sum_ * qqrd2e_,
+                    parameters_);
+  }
+  make_vectors(prd);
+}
+
+void EwaldSum::make_vectors(const double prd[3]) {
   // Half of k-space: kx > 0, or kx = 0 and ky > 0, or kx = ky = 0 and kz > 0.
   const double volume = prd[0] * prd[1] * prd[2];
   volume_ = volume;
@@ -74,7 +114,6 @@ double EwaldSum::setup(const Atoms& atoms, std::int64_t natoms) {
   Kokkos::deep_copy(kvec_,
                     Kokkos::View<const double* [4], Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(
                         vectors.data(), nk_));
-  return parameters_.g_ewald;
 }
 
 // S(k) of the owned atoms, one k vector per thread, then summed over ranks.

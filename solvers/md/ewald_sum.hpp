@@ -32,6 +32,10 @@ class EwaldSum : public ForceTerm {
   // Collective, once the atoms are loaded: g and the k vectors from the
   // accuracy, the atom count and sum q^2 (as LAMMPS). Returns g.
   double setup(const Atoms& atoms, std::int64_t natoms);
+  // The box changed size (a barostat): g stays, k_max (from the accuracy,
+  // unless given), the k vectors and their weights follow the new box, as
+  // LAMMPS's Ewald::setup.
+  void box_changed(const LocalBox& box) override;
 
   void add_forces(Atoms& atoms, const NeighborList& list) override;
   EnergyVirial energy_virial(const Atoms& atoms, const NeighborList& list) override;
@@ -45,6 +49,10 @@ class EwaldSum : public ForceTerm {
   void structure_factors(const Atoms& atoms);
 
  private:
+  // The k vectors of half of k-space with |k|^2 <= gsqmx in the k-space box
+  // `prd` (the box, z extended by the slab factor), and their weights.
+  void make_vectors(const double prd[3]);
+
   Params params_;
   MPI_Comm comm_;
   OrderedSum sums_;
@@ -53,6 +61,8 @@ class EwaldSum : public ForceTerm {
   double q2sum_ = 0.0;   // sum q_i^2 over all atoms
   double qsum_ = 0.0;    // sum q_i (net charge)
   double volume_ = 0.0;  // of the k-space box
+  double natoms_ = 0.0;  // 0 until setup()
+  ParticleBox box_;      // the current box (g comes from the case's, params_.box)
   int nk_ = 0;
   Kokkos::View<double* [4], Kokkos::LayoutRight, MemSpace> kvec_;  // kx, ky, kz, w(k)
   Kokkos::View<double* [2], Kokkos::LayoutRight, MemSpace> sfac_;  // Re S, Im S (all ranks)

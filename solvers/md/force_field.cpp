@@ -88,6 +88,10 @@ void ForceField::atoms_rebuilt(const Atoms& atoms) {
   for (const auto& term : terms_) term->atoms_rebuilt(atoms);
 }
 
+void ForceField::box_changed(const LocalBox& box) {
+  for (const auto& term : terms_) term->box_changed(box);
+}
+
 std::string ForceField::kspace_summary() const {
   if (pppm_ != nullptr) {
     const kernels::md::PppmParameters& p = pppm_->parameters();

@@ -52,6 +52,8 @@ class ForceTerm {
                                    const Vec3View& out) = 0;
   // After a neighbour-list rebuild (new ghosts, new local indices).
   virtual void atoms_rebuilt(const Atoms& /*atoms*/) {}
+  // After the box changed size (a barostat): what depends on it (k vectors).
+  virtual void box_changed(const LocalBox& /*box*/) {}
   // Long-range corrections for `type_counts` atoms of each type (global),
   // E += etail / V and P += ptail / V^2 (none by default).
   virtual kernels::md::TailTerms tail_terms(const std::vector<double>& /*type_counts*/) const {
@@ -105,6 +107,8 @@ class ForceField {
   void setup(const Atoms& atoms, std::int64_t natoms, MPI_Comm comm);
   // After every neighbour-list rebuild.
   void atoms_rebuilt(const Atoms& atoms);
+  // After the box changed size (a barostat; LAMMPS's kspace->setup()).
+  void box_changed(const LocalBox& box);
   // "kspace ewald: ..." or "kspace pppm: ..." with a k-space term, else "".
   std::string kspace_summary() const;
 

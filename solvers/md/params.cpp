@@ -416,6 +416,7 @@ Params read_params(io::CaseFile& file) {
   read_thermostat(file, p);
   read_constraints(file, p);
   read_compute(file, p);
+  read_barostat(file, p);
   p.geometry.lo = p.box.lo;
   p.geometry.hi = p.box.hi;
   p.geometry.periodic = p.box.periodic;

@@ -1,6 +1,6 @@
 // Parameters of the molecular-dynamics solver, read from the case file
 // (docs/solvers/md.md): [md], [pair], [neighbor], [thermo],
-// [thermostat], [compute] and [time] dt. Reading validates everything; nothing
+// [thermostat], [barostat], [compute] and [time] dt. Reading validates everything; nothing
 // is allocated.
 #pragma once
 
@@ -28,6 +28,20 @@ struct ThermostatParams {
   long seed = 1;      // Langevin and CSVR random streams
   int chain = 3;      // Nose-Hoover chain length (LAMMPS fix nvt tchain)
   kernels::md::Units units;
+};
+
+// [barostat] (docs/solvers/md.md; kernels/md/barostat.hpp): isotropic
+// pressure control by rescaling the box and the positions once per step.
+enum class BarostatStyle : int { none, berendsen, c_rescale };
+
+struct BarostatParams {
+  BarostatStyle style = BarostatStyle::none;
+  double pressure = 0.0;         // target P0 (pressure units)
+  double damp = 1.0;             // Berendsen damp, C-rescale tau_p (time units)
+  double modulus = 10.0;         // Berendsen bulk modulus B (LAMMPS default 10)
+  double compressibility = 0.0;  // C-rescale beta_T (1 / pressure units)
+  double temperature = 0.0;      // C-rescale: the temperature of the noise
+  long seed = 1;                 // C-rescale random stream
 };
 
 // [constraints] style = "shake" (LAMMPS fix shake tol iter N b ... a ... t ...
@@ -141,6 +155,7 @@ struct Params {
   long thermo_every = 0;
   bool thermo_multi = false;  // [thermo] style = "multi" (LAMMPS thermo_style multi)
   ThermostatParams thermostat;
+  BarostatParams barostat;
   ConstraintParams constraints;
   ComputeParams compute;
 
@@ -164,6 +179,9 @@ void read_kspace(io::CaseFile& file, Params& p);
 // [constraints] (after the masses and the molecular topology;
 // params_constraints.cpp).
 void read_constraints(io::CaseFile& file, Params& p);
+// [barostat] (after [kspace], [constraints], [compute] and [thermostat];
+// params_barostat.cpp).
+void read_barostat(io::CaseFile& file, Params& p);
 // Charmm dihedrals with 1-4 weights need the charmm pair style (after [pair]).
 void check_charmm_weights(io::CaseFile& file, const Params& p);
 

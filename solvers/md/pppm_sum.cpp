@@ -70,11 +70,10 @@ kmd::PppmSettings pppm_settings(const Params& params, std::int64_t natoms, doubl
 // LAMMPS PPPM::set_grid_local: the owned brick from the sub-box's place in
 // the rank grid, the out brick from the mesh points around which an atom of
 // the sub-box, moved by up to skin / 2, centres its stencil.
-void PppmSum::make_bricks() {
+void PppmSum::place_bricks(Brick& in, Brick& out) {
   const kmd::PppmStencil st = kmd::pppm_stencil(parameters_.order);
   const double reach = 0.5 * params_.skin;
   const Int3 mesh{parameters_.mesh[0], parameters_.mesh[1], parameters_.mesh[2]};
-  Brick in, out;
   for (int a = 0; a < 3; ++a) {
     const long long n = mesh[a], cells = params_.geometry.cells[a];
     const long long first = decomposition_.offset()[a];
@@ -92,6 +91,12 @@ void PppmSum::make_bricks() {
     centre_lo_[a] = out.lo[a] - st.nlower;
     centres_[a] = out.hi[a] - st.nupper - centre_lo_[a];
   }
+}
+
+void PppmSum::make_bricks() {
+  const Int3 mesh{parameters_.mesh[0], parameters_.mesh[1], parameters_.mesh[2]};
+  Brick in, out;
+  place_bricks(in, out);
   grid_ = std::make_unique<PppmGrid>(decomposition_, mesh, in, out, 3, comm_options_);
   fft_ = std::make_unique<DistributedFft3d>(decomposition_.comm(), mesh, in, comm_options_);
   density_ = grid_->make_field("md::pppm_density", 1);
@@ -153,6 +158,19 @@ void PppmSum::reserve_atoms(int n) {
   weights_ = decltype(weights_)("md::pppm_weights", capacity);
   cell_of_ = decltype(cell_of_)("md::pppm_cell_of", capacity);
   sorted_ = decltype(sorted_)("md::pppm_sorted", capacity);
+}
+
+void PppmSum::box_changed(const LocalBox& box) {
+  box_ = box;
+  if (!grid_) return;  // not set up yet: setup() takes box_
+  Brick in, out;
+  place_bricks(in, out);
+  try {  // a mesh the ranks cannot cover any more stops the run (exit 3)
+    if (!(in == grid_->in() && out == grid_->out())) make_bricks();
+  } catch (const InputError& e) {
+    throw RunError(std::string("md: after the box changed: ") + e.what());
+  }
+  influence_function();
 }
 
 void PppmSum::atoms_rebuilt(const Atoms& atoms) {

@@ -17,7 +17,8 @@
 // With [kspace] slab = s the mesh covers the box extended to Lz s along z, the
 // top ranks owning the empty part (slab_bricks; slab_correction.hpp adds the
 // dipole term).
-// Parameters (g, mesh) come from the atoms at setup, nothing is checkpointed.
+// Parameters (g, mesh) come from the atoms and the case's box at setup,
+// nothing is checkpointed.
 // The per-atom energy output (pe) leaves this part out.
 #pragma once
 
@@ -51,6 +52,10 @@ class PppmSum : public ForceTerm {
   EnergyVirial energy_virial(const Atoms& atoms, const NeighborList& list) override;
   void add_per_atom_energy(const Atoms&, const NeighborList&, const Vec3View&) override {}
   void atoms_rebuilt(const Atoms& atoms) override;
+  // The box changed size (a barostat), as LAMMPS's PPPM::setup after fix
+  // press/berendsen's remap: g and the mesh stay; the mesh spacing, the ghost
+  // mesh layers (rebuilt only when they change) and G(k) follow the box.
+  void box_changed(const LocalBox& box) override;
   Part part() const override { return Part::kspace; }
 
   const kernels::md::PppmParameters& parameters() const { return parameters_; }
@@ -65,6 +70,9 @@ class PppmSum : public ForceTerm {
 
  private:
   void make_bricks();
+  // The owned and out bricks of the current box (and delinv_, centre_lo_,
+  // centres_).
+  void place_bricks(Brick& in, Brick& out);
   void slab_bricks(long long first, long long last, Brick& in, Brick& out) const;
   double kspace_length(int axis) const;
   void reserve_atoms(int n);

@@ -1,5 +1,8 @@
 #include "solvers/md/rebuild_schedule.hpp"
 
+#include <algorithm>
+#include <cmath>
+
 namespace cb::md {
 namespace {
 
@@ -12,19 +15,35 @@ RebuildSchedule::RebuildSchedule(const Params& params, MPI_Comm comm)
       delay_(params.delay),
       check_(params.check),
       skin_(params.skin),
-      comm_(comm) {}
+      comm_(comm) {
+  for (int d = 0; d < 3; ++d) {
+    build_lo_[d] = params.box.lo[d];
+    build_hi_[d] = params.box.hi[d];
+  }
+}
 
-bool RebuildSchedule::due(const Atoms& atoms) const {
+bool RebuildSchedule::due(const Atoms& atoms, const LocalBox& box) const {
   if (ago_ < delay_ || ago_ % every_ != 0) return false;
   if (!check_) return true;
   const double local = max_displacement_sq(atoms);
   double global = 0.0;
   MPI_Allreduce(&local, &global, 1, MPI_DOUBLE, MPI_MAX, comm_);
-  return global > 0.25 * skin_ * skin_;
+  double lo_moved = 0.0, hi_moved = 0.0;
+  for (int d = 0; d < 3; ++d) {
+    lo_moved += (box.lo[d] - build_lo_[d]) * (box.lo[d] - build_lo_[d]);
+    hi_moved += (box.hi[d] - build_hi_[d]) * (box.hi[d] - build_hi_[d]);
+  }
+  if (lo_moved == 0.0 && hi_moved == 0.0) return global > 0.25 * skin_ * skin_;
+  const double trigger = std::max(0.0, 0.5 * (skin_ - (std::sqrt(lo_moved) + std::sqrt(hi_moved))));
+  return global > trigger * trigger;
 }
 
-void RebuildSchedule::built(const Atoms& atoms) {
+void RebuildSchedule::built(const Atoms& atoms, const LocalBox& box) {
   save_build_positions(atoms);
+  for (int d = 0; d < 3; ++d) {
+    build_lo_[d] = box.lo[d];
+    build_hi_[d] = box.hi[d];
+  }
   ago_ = 0;
 }
 

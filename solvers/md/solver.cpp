@@ -22,6 +22,7 @@ MdSolver::MdSolver(const Params& params, const Decomposition& decomposition,
       forces_(params, decomposition.comm(), MeshContext{&decomposition, local_, context.comm}),
       constraints_(params),
       thermostat_(params.thermostat, decomposition.comm()),
+      barostat_(params.barostat, params.units),
       rdf_(params.compute, special_pairs_without_interaction(params)),
       thermo_log_(params.thermo_every, params.steps, decomposition.rank(),
                   params.thermo_multi ? ThermoLog::Style::multi : ThermoLog::Style::one) {
@@ -94,6 +95,7 @@ void MdSolver::compute_forces() {
 void MdSolver::step(double /*time*/, double dt, PhaseTimer& timer) {
   prepare_constraints();
   if (!thermo_log_.header_printed()) print_thermo_if_due(true);
+  apply_barostat();
   cached_.reset();
   const double dof = degrees_of_freedom();
   thermostat_.begin_step(atoms_, masses_, step_ + 1, dt, dof);
@@ -102,9 +104,9 @@ void MdSolver::step(double /*time*/, double dt, PhaseTimer& timer) {
   {
     ScopedPhase comm(timer, Phase::halo, "md::comm");
     parts_.start();
-    if (schedule_.due(atoms_)) {
+    if (schedule_.due(atoms_, local_)) {
       rebuild(true);
-      schedule_.built(atoms_);
+      schedule_.built(atoms_, local_);
       parts_.charge(Part::neighbor);
     } else {
       comm_.forward(atoms_);
@@ -133,9 +135,7 @@ void MdSolver::print_thermo_if_due(bool start) {
   thermo_log_.print(thermo());
 }
 
-Thermo MdSolver::thermo() {
-  prepare_constraints();
-  if (cached_ && cached_->step == step_) return *cached_;
+ThermoSums MdSolver::thermo_sums() {
   const EnergyVirial ev =
       step_ == 0 && setup_energy_ ? *setup_energy_ : forces_.energy_virial(atoms_, list_);
   constexpr int n = Energy::terms + 3;
@@ -153,9 +153,64 @@ Thermo MdSolver::thermo() {
     const double mine = sum_squared_displacement(atoms_, local_, sums_);
     MPI_Allreduce(&mine, &sums.squared_displacement, 1, MPI_DOUBLE, MPI_SUM, decomposition_.comm());
   }
-  cached_ = make_thermo(step_, sums, static_cast<double>(atoms_.total), degrees_of_freedom(),
-                        local_.volume(), params_.tail ? &tail_ : nullptr, params_.units);
+  return sums;
+}
+
+// With a barostat, as LAMMPS prints thermo after fix press/berendsen's
+// end_of_step: energies and virial of the step's forces, the volume (and, for
+// C-rescale, the velocities) after the rescale that ends the step.
+Thermo MdSolver::thermo() {
+  prepare_constraints();
+  if (cached_ && cached_->step == step_) return *cached_;
+  ThermoSums sums = thermo_sums();
+  const double natoms = static_cast<double>(atoms_.total);
+  const kernels::md::TailTerms* tail = params_.tail ? &tail_ : nullptr;
+  cached_ =
+      make_thermo(step_, sums, natoms, degrees_of_freedom(), local_.volume(), tail, params_.units);
+  pending_dilation_ = 1.0;
+  if (barostat_due()) {
+    const double mu = barostat_.dilation(cached_->press, cached_->volume, step_, params_.dt);
+    pending_dilation_ = mu;
+    if (barostat_.scales_velocities()) sums.mv2 /= mu * mu;
+    cached_ = make_thermo(step_, sums, natoms, degrees_of_freedom(),
+                          volume_of(dilated_box(params_.box, mu)), tail, params_.units);
+  }
   return *cached_;
+}
+
+void MdSolver::apply_barostat() {
+  if (!barostat_due()) return;
+  thermo();  // the pressure of the step that ended, and so the factor
+  const double mu = pending_dilation_;
+  const ParticleBox box = dilated_box(params_.box, mu);
+  remap_positions(atoms_, params_.box, box);
+  if (barostat_.scales_velocities()) scale_velocities(atoms_, 1.0 / mu);
+  resize_box(box);
+}
+
+void MdSolver::resize_box(const ParticleBox& box) {
+  params_.box.lo = params_.geometry.lo = box.lo;
+  params_.box.hi = params_.geometry.hi = box.hi;
+  local_ = make_local_box(params_, decomposition_);
+  comm_.set_box(local_, step_);
+  forces_.box_changed(local_);
+  cached_.reset();
+}
+
+// The box at the last list build too: load_particles gives each atom the
+// owner of its build position in that box.
+void MdSolver::restore_box(const ParticleBox& saved,
+                           const std::vector<std::pair<std::string, double>>& scalars) {
+  if (!barostat_.active() || saved.periodic != params_.box.periodic) return;
+  resize_box(saved);
+  for (const auto& [name, value] : scalars) restore_build_box(name, value);
+}
+
+void MdSolver::restore_build_box(const std::string& name, double value) {
+  for (int d = 0; d < 3; ++d) {
+    if (name == "md_build_box_lo_" + std::to_string(d)) schedule_.set_build_corner(0, d, value);
+    if (name == "md_build_box_hi_" + std::to_string(d)) schedule_.set_build_corner(1, d, value);
+  }
 }
 
 std::vector<Diagnostic> MdSolver::diagnostics(double /*time*/) {
@@ -193,6 +248,12 @@ std::vector<std::pair<std::string, double>> MdSolver::checkpoint_scalars() const
   std::vector<std::pair<std::string, double>> scalars = {
       {"md_step", static_cast<double>(step_)}, {"md_ago", static_cast<double>(schedule_.ago())}};
   for (const auto& scalar : thermostat_.checkpoint_scalars()) scalars.push_back(scalar);
+  if (barostat_.active()) {  // the box at the last build, for the skin check
+    for (int d = 0; d < 3; ++d) {
+      scalars.push_back({"md_build_box_lo_" + std::to_string(d), schedule_.build_lo()[d]});
+      scalars.push_back({"md_build_box_hi_" + std::to_string(d), schedule_.build_hi()[d]});
+    }
+  }
   return scalars;
 }
 
@@ -201,6 +262,7 @@ void MdSolver::restore(const std::vector<std::pair<std::string, double>>& scalar
     if (name == "md_step") step_ = std::lround(value);
     if (name == "md_ago") schedule_.set_ago(std::lround(value));
     thermostat_.restore(name, value);
+    restore_build_box(name, value);
   }
   cached_.reset();
   thermo_log_.reset();

@@ -12,6 +12,7 @@
 #include "core/decomposition.hpp"
 #include "core/particle_solver.hpp"
 #include "solvers/md/analysis.hpp"
+#include "solvers/md/barostat.hpp"
 #include "solvers/md/comm.hpp"
 #include "solvers/md/constraints.hpp"
 #include "solvers/md/dynamics.hpp"
@@ -59,6 +60,8 @@ class MdSolver : public ParticleSolver {
   std::int64_t total_atoms() const override { return atoms_.total; }
   HostParticles owned_particles() override;
   void load_particles(const HostParticles& atoms) override;
+  void restore_box(const ParticleBox& saved,
+                   const std::vector<std::pair<std::string, double>>& scalars) override;
   std::vector<std::string> per_atom_names() const override { return md::per_atom_names(); }
   // Forces only when asked for, as LAMMPS dumps them.
   std::vector<std::string> default_per_atom_names() const override { return {"pe", "ke"}; }
@@ -81,6 +84,19 @@ class MdSolver : public ParticleSolver {
   // setup, which puts the clusters on their constraints).
   void prepare_constraints();
   void print_thermo_if_due(bool start);
+  // The global thermo sums of the current step (collective).
+  ThermoSums thermo_sums();
+  // Whether the barostat rescales the box at the end of the current step
+  // (every step but step 0, as LAMMPS's end_of_step).
+  bool barostat_due() const { return barostat_.active() && step_ >= 1; }
+  // The barostat's rescale of the end of the last step, applied before the
+  // next step begins (so a checkpoint holds the state its forces belong to).
+  void apply_barostat();
+  // Collective: a new box (same periodicity), sub-boxes cut from it on the
+  // same rank grid, ghost slabs and shifts following. RunError when too thin.
+  void resize_box(const ParticleBox& box);
+  // A checkpoint scalar md_build_box_{lo,hi}_{axis}, if `name` is one.
+  void restore_build_box(const std::string& name, double value);
   HostRows topology_rows(const HostParticles& given);
   // After load_particles: the global atom count and the tail terms.
   void count_atoms_and_tail_terms();
@@ -100,6 +116,8 @@ class MdSolver : public ParticleSolver {
   ForceField forces_;
   Constraints constraints_;
   Thermostat thermostat_;
+  Barostat barostat_;
+  double pending_dilation_ = 1.0;  // the barostat's mu at the end of the current step
   RadialDistribution rdf_;
   ThermoLog thermo_log_;
   kernels::md::TailTerms tail_;  // E += etail / V, P += ptail / V^2

@@ -122,7 +122,13 @@ void MdSolver::load_particles(const HostParticles& given) {
   stored_constraint_forces_ = on_every_rank(given.f_constraint.size() == 3 * given.size(), comm) &&
                               atoms_.cluster_width > 0;
   constraints_ready_ = false;
-  const OwnerLookup owners(params_, decomposition_);
+  // Owners as at the last build: in the box of then (a barostat changes it).
+  Params at_build = params_;
+  for (int d = 0; d < 3; ++d) {
+    at_build.box.lo[d] = with_build ? schedule_.build_lo()[d] : params_.box.lo[d];
+    at_build.box.hi[d] = with_build ? schedule_.build_hi()[d] : params_.box.hi[d];
+  }
+  const OwnerLookup owners(at_build, decomposition_);
   const DistributionPlan plan(comm, owners.ranks_of(with_build ? given.x_build : given.x));
   distribute_owned(plan, to_device(given, with_build, atoms_, rows, local_), atoms_, comm_options_);
   sort_owned_by_id(atoms_);

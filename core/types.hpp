@@ -56,6 +56,9 @@ struct FieldComponent {
   std::string name;
   Field view;
   int component = 0;
+  // Field output only: the lowest layer of cells alone, a [1][ny][nx] dataset (surface data
+  // such as the rain that reached the ground).
+  bool ground_layer = false;
 };
 
 }  // namespace cb

@@ -63,14 +63,19 @@ long step_of(const std::string& name) {
   return detail::step_in_file_name(name, "fields_", ".h5");
 }
 
-// Time and dataset names of an existing fields file; false when it is unreadable.
-bool scan_fields_file(const std::string& path, double& time, std::vector<std::string>& names) {
+// Time and dataset names (volume and ground layer) of an existing fields file; false when it
+// is unreadable.
+bool scan_fields_file(const std::string& path, long nz, double& time,
+                      std::vector<std::string>& names, std::vector<std::string>& ground_names) {
   try {
     detail::QuietH5Errors quiet;
     H5Handle file = detail::open_file(path, MPI_COMM_NULL);
     time = detail::read_double_attribute(file, "time");
-    names = detail::dataset_names(file);
-    return !names.empty();
+    for (std::string& name : detail::dataset_names(file)) {
+      const bool ground = nz > 1 && detail::leading_extent(file, name) == 1;
+      (ground ? ground_names : names).push_back(std::move(name));
+    }
+    return !names.empty() || !ground_names.empty();
   } catch (const std::exception&) {
     return false;
   }
@@ -129,9 +134,10 @@ FieldOutput::FieldOutput(std::string out_dir, const Decomposition& decomposition
        it.increment(ec)) {
     const std::string name = it->path().filename().string();
     const long step = step_of(name);
-    Entry entry{step, 0.0, "fields/" + name, {}};
+    Entry entry{step, 0.0, "fields/" + name, {}, {}};
     if (step >= 0 && step <= first_step &&
-        scan_fields_file(it->path().string(), entry.time, entry.names))
+        scan_fields_file(it->path().string(), geometry_.cells[2], entry.time, entry.names,
+                         entry.ground_names))
       series_.push_back(std::move(entry));
   }
   std::sort(series_.begin(), series_.end(),
@@ -167,8 +173,9 @@ void FieldOutput::write(long step, double time, const std::vector<FieldComponent
       series_.erase(std::remove_if(series_.begin(), series_.end(),
                                    [step](const Entry& e) { return e.step >= step; }),
                     series_.end());
-      Entry entry{step, time, file, {}};
-      for (const FieldComponent& field : fields) entry.names.push_back(field.name);
+      Entry entry{step, time, file, {}, {}};
+      for (const FieldComponent& field : fields)
+        (field.ground_layer ? entry.ground_names : entry.names).push_back(field.name);
       series_.push_back(std::move(entry));
       try {
         write_xdmf();
@@ -182,12 +189,23 @@ void FieldOutput::write(long step, double time, const std::vector<FieldComponent
 }
 
 void FieldOutput::write_xdmf() const {
-  std::string grids;
-  for (const Entry& entry : series_)
+  // The ground layer: the lowest layer of cells, one cell thick.
+  GridGeometry ground = geometry_;
+  ground.cells[2] = 1;
+  ground.hi[2] = geometry_.lo[2] + geometry_.spacing(2);
+  std::string grids, ground_grids;
+  for (const Entry& entry : series_) {
     grids += xdmf_grid(geometry_, entry.step, entry.time, entry.file, entry.names);
-  const std::string error = detail::write_text_atomically(
-      out_dir_ + "/fields.xmf", detail::xdmf_time_series("fields", grids));
-  if (!error.empty()) throw std::runtime_error(error);
+    if (!entry.ground_names.empty())
+      ground_grids += xdmf_grid(ground, entry.step, entry.time, entry.file, entry.ground_names);
+  }
+  for (const auto& [name, text] : {std::pair<std::string, const std::string&>{"fields", grids},
+                                   {"surface", ground_grids}}) {
+    if (text.empty()) continue;
+    const std::string error = detail::write_text_atomically(
+        out_dir_ + "/" + name + ".xmf", detail::xdmf_time_series(name, text));
+    if (!error.empty()) throw std::runtime_error(error);
+  }
 }
 
 }  // namespace cb::io

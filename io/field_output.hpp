@@ -2,7 +2,9 @@
 // (`<out>/fields/fields_<step:08d>.h5`, global datasets without ghosts, shape
 // [nz][ny][nx]) and one XDMF file (`<out>/fields.xmf`) describing the whole time
 // series as a 3DCoRectMesh with cell-centred attributes, so ParaView and VisIt
-// open the run as one animated dataset.
+// open the run as one animated dataset. Ground-layer components (surface data,
+// FieldComponent::ground_layer) are [1][ny][nx] datasets in the same files,
+// described by `<out>/surface.xmf` on the lowest layer of cells.
 #pragma once
 
 #include "core/decomposition.hpp"
@@ -28,7 +30,8 @@ class FieldOutput {
     long step;
     double time;
     std::string file;  // relative to out_dir
-    std::vector<std::string> names;
+    std::vector<std::string> names;         // [nz][ny][nx]
+    std::vector<std::string> ground_names;  // [1][ny][nx]
   };
   void write_xdmf() const;
 

@@ -27,6 +27,7 @@ namespace fs = std::filesystem;
 using cb::Int3;
 
 using cb::test::world_rank;
+using cb::test::world_size;
 
 // A fresh directory per test, shared by all ranks.
 class TempDir : public cb::test::SharedTempDir {
@@ -164,9 +165,10 @@ struct Series {
   int problems = 0;
 };
 
-Series check_series(const std::string& out_dir, const cb::GridGeometry& grid, bool check_values) {
+Series check_series(const std::string& out_dir, const cb::GridGeometry& grid, bool check_values,
+                    const std::string& xdmf = "fields.xmf") {
   Series series;
-  const std::vector<XmlElement> elements = parse_xml(read_text(out_dir + "/fields.xmf"));
+  const std::vector<XmlElement> elements = parse_xml(read_text(out_dir + "/" + xdmf));
   REQUIRE(!elements.empty());
   CHECK(elements.front().name == "Xdmf");
   const auto cells = [&](int extra) {
@@ -273,5 +275,43 @@ TEST_CASE("field output of a 2-D run has one cell along z", "[fields][mpi]") {
     REQUIRE(file >= 0);
     for (const char* name : {"step", "time", "cells", "lo", "hi"}) CHECK(H5Aexists(file, name) > 0);
     H5Fclose(file);
+  }
+}
+
+TEST_CASE("ground-layer fields are [1][ny][nx] datasets described by surface.xmf",
+          "[fields][mpi]") {
+  // Surface data (the weather solver's rain at the ground): the lowest layer of a 3-D field,
+  // also when the ranks split z and only some of them own the ground.
+  for (const Int3 dims : {Int3{0, 0, 0}, Int3{1, 1, world_size()}}) {
+    TempDir tmp;
+    const cb::GridGeometry grid = box_geometry({6, 5, 4});
+    cb::Decomposition decomposition(MPI_COMM_WORLD, grid.cells, grid.periodic, dims);
+    {
+      cb::io::FieldOutput output(tmp.path(), decomposition, grid);
+      for (long step : {1, 2}) {
+        cb::Field state = make_state(decomposition, step);
+        output.write(step, 0.5 * double(step), {{"rho", state, 0}, {"rain", state, 1, true}});
+      }
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (world_rank() == 0) {
+      INFO("rank grid " << decomposition.dims()[0] << " x " << decomposition.dims()[1] << " x "
+                        << decomposition.dims()[2]);
+      cb::GridGeometry ground = grid;
+      ground.cells[2] = 1;
+      ground.hi[2] = grid.lo[2] + grid.spacing(2);
+      const Series volume = check_series(tmp.path(), grid, true);
+      CHECK(volume.problems == 0);
+      CHECK(read_text(tmp.path() + "/fields.xmf").find(":/rain") == std::string::npos);
+      // surface.xmf's mesh is the ground layer and its references resolve to [1][ny][nx]
+      // datasets holding layer k = 0 of component 1.
+      const Series surface = check_series(tmp.path(), ground, false, "surface.xmf");
+      CHECK(surface.problems == 0);
+      CHECK(surface.times == std::vector<double>{0.5, 1.0});
+      for (long step : {1, 2}) {
+        const std::string file = "fields/fields_0000000" + std::to_string(step) + ".h5";
+        CHECK(check_reference(tmp.path(), file + ":/rain", ground.cells, step, 1) == 0);
+      }
+    }
   }
 }

@@ -100,15 +100,25 @@ struct OwnedSlab {
   H5Handle memory_space;
 };
 
-OwnedSlab owned_slab(const Decomposition& decomposition) {
+// A ground-layer field has one layer: the ranks above the ground select nothing (they still
+// take part in the collective write).
+OwnedSlab owned_slab(const Decomposition& decomposition, bool ground_layer = false) {
   const Int3& global = decomposition.global_cells();
   const Int3& local = decomposition.local_cells();
   const Int3& offset = decomposition.offset();
-  const hsize_t global_dims[3] = {hsize_t(global[2]), hsize_t(global[1]), hsize_t(global[0])};
-  const hsize_t local_dims[3] = {hsize_t(local[2]), hsize_t(local[1]), hsize_t(local[0])};
-  const hsize_t start[3] = {hsize_t(offset[2]), hsize_t(offset[1]), hsize_t(offset[0])};
+  const hsize_t layers = ground_layer ? 1 : hsize_t(global[2]);
+  const hsize_t local_layers = ground_layer ? 1 : hsize_t(local[2]);
+  const hsize_t global_dims[3] = {layers, hsize_t(global[1]), hsize_t(global[0])};
+  const hsize_t local_dims[3] = {local_layers, hsize_t(local[1]), hsize_t(local[0])};
+  const hsize_t start[3] = {ground_layer ? 0 : hsize_t(offset[2]), hsize_t(offset[1]),
+                            hsize_t(offset[0])};
   OwnedSlab slab{checked(H5Screate_simple(3, global_dims, nullptr), H5Sclose, "file space"),
                  checked(H5Screate_simple(3, local_dims, nullptr), H5Sclose, "memory space")};
+  if (ground_layer && offset[2] != 0) {
+    check(H5Sselect_none(slab.file_space), "select none");
+    check(H5Sselect_none(slab.memory_space), "select none");
+    return slab;
+  }
   check(H5Sselect_hyperslab(slab.file_space, H5S_SELECT_SET, start, nullptr, local_dims, nullptr),
         "select hyperslab");
   return slab;
@@ -262,6 +272,16 @@ std::vector<std::string> dataset_names(hid_t group) {
   return names;
 }
 
+long leading_extent(hid_t group, const std::string& name) {
+  H5Handle dataset =
+      checked(H5Dopen2(group, name.c_str(), H5P_DEFAULT), H5Dclose, "open dataset " + name);
+  H5Handle space = checked(H5Dget_space(dataset), H5Sclose, "dataspace of " + name);
+  hsize_t dims[3] = {0, 0, 0};
+  if (H5Sget_simple_extent_ndims(space) != 3) return -1;
+  H5Sget_simple_extent_dims(space, dims, nullptr);
+  return long(dims[0]);
+}
+
 H5Handle ordered_group_properties() {
   H5Handle gcpl = checked(H5Pcreate(H5P_GROUP_CREATE), H5Pclose, "group properties");
   check(H5Pset_attr_creation_order(gcpl, H5P_CRT_ORDER_TRACKED | H5P_CRT_ORDER_INDEXED),
@@ -367,7 +387,7 @@ std::vector<std::string> attribute_names(hid_t object) {
 void write_field_datasets(hid_t group, const Decomposition& decomposition,
                           const std::vector<FieldComponent>& fields) {
   const Int3& local = decomposition.local_cells();
-  OwnedSlab slab = owned_slab(decomposition);
+  OwnedSlab owned = owned_slab(decomposition), ground = owned_slab(decomposition, true);
   H5Handle dxpl = collective_transfer();
   H5Handle dcpl = checked(H5Pcreate(H5P_DATASET_CREATE), H5Pclose, "dataset properties");
   check(H5Pset_fill_time(dcpl, H5D_FILL_TIME_NEVER), "fill time");
@@ -377,8 +397,10 @@ void write_field_datasets(hid_t group, const Decomposition& decomposition,
     for (std::size_t n : members) {
       const FieldComponent& field = fields[n];
       const Int3 ghost = ghost_widths_of(field, local);
-      for_owned(host, field.component, ghost, local,
+      const Int3 extent{local[0], local[1], field.ground_layer ? 1 : local[2]};
+      for_owned(host, field.component, ghost, extent,
                 [&](const real& value, std::size_t at) { buffer[at] = value; });
+      const OwnedSlab& slab = field.ground_layer ? ground : owned;
       H5Handle dataset = checked(H5Dcreate2(group, field.name.c_str(), real_type(), slab.file_space,
                                             H5P_DEFAULT, dcpl, H5P_DEFAULT),
                                  H5Dclose, "create dataset '" + field.name + "'");
@@ -403,6 +425,7 @@ void read_field_datasets(hid_t group, const std::string& label, const Decomposit
   for_each_view(fields, [&](const auto& host, const std::vector<std::size_t>& members) {
     for (std::size_t n : members) {
       const FieldComponent& field = fields[n];
+      if (field.ground_layer) throw std::logic_error("read_field_datasets: ground layer");
       const Int3 ghost = ghost_widths_of(field, local);
       const std::string where = "dataset " + prefix + field.name;
       if (!has_link(group, field.name)) throw InputError(label + where + " is missing");

@@ -84,6 +84,8 @@ H5Handle create_group(hid_t parent, const std::string& name);
 H5Handle open_group(hid_t parent, const std::string& name);
 bool has_link(hid_t parent, const std::string& name);
 std::vector<std::string> dataset_names(hid_t group);
+// The first (slowest) extent of dataset `group/<name>`, nz of a field: 1 for a ground layer.
+long leading_extent(hid_t group, const std::string& name);
 
 // Attributes (written identically by every rank of a collective file).
 void write_attribute(hid_t object, const std::string& name, const std::string& value);
@@ -107,7 +109,8 @@ std::vector<std::string> attribute_names(hid_t object);
 H5Handle ordered_group_properties();
 
 // Collective. One dataset `group/<name>` per component, shape [nz][ny][nx] of
-// the decomposition's global grid; each rank writes its owned hyperslab.
+// the decomposition's global grid ([1][ny][nx] for a ground_layer component);
+// each rank writes its owned hyperslab.
 void write_field_datasets(hid_t group, const Decomposition& decomposition,
                           const std::vector<FieldComponent>& fields);
 

@@ -269,7 +269,7 @@ std::vector<FieldComponent> WeatherSolver::output_fields() {
     fields.push_back({derived_fields[n].name, derived_, derived_fields[n].component});
   for (int t = 0; t < params_.tracers(); ++t)
     fields.push_back({mixing_ratio_names[t], derived_, count + t});
-  append_surface_rain(fields);
+  append_surface_rain(fields, true);
   return fields;
 }
 
@@ -281,16 +281,18 @@ std::vector<FieldComponent> WeatherSolver::checkpoint_fields() {
   if (params_.three_d()) fields.push_back({"rho_v", state_, Var::vmom});
   for (int t = 0; t < params_.tracers(); ++t)
     fields.push_back({tracer_names[t], state_, params_.dynamic_variables() + t});
-  append_surface_rain(fields);
+  append_surface_rain(fields, false);
   return fields;
 }
 
-// Surface rain of Kessler runs, at the lowest level of 3-D fields (zero above): the
-// precipitation rate in kg/(m^2 s) (= mm/s) and the rain accumulated since t = 0 in kg/m^2 (mm).
-void WeatherSolver::append_surface_rain(std::vector<FieldComponent>& fields) {
+// Surface rain of Kessler runs, kept at the lowest level of a 3-D field (zero above): the
+// precipitation rate in kg/(m^2 s) (= mm/s) and the rain accumulated since t = 0 in kg/m^2
+// (mm). Field output writes the ground layer alone (a [1][ny][nx] dataset, surface.xmf);
+// checkpoints keep the whole field.
+void WeatherSolver::append_surface_rain(std::vector<FieldComponent>& fields, bool ground_layer) {
   if (!params_.moisture.kessler) return;
-  fields.push_back({"precip_rate", surface_, 0});
-  fields.push_back({"rain_accumulated", surface_, 1});
+  fields.push_back({"precip_rate", surface_, 0, ground_layer});
+  fields.push_back({"rain_accumulated", surface_, 1, ground_layer});
 }
 
 std::vector<std::pair<std::string, double>> WeatherSolver::checkpoint_scalars() const {

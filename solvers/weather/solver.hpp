@@ -48,7 +48,7 @@ class WeatherSolver : public GridSolver {
   std::pair<double, double> water_mass();
   void append_water_diagnostics(std::vector<Diagnostic>& rows);
   void append_theta_e(std::vector<Diagnostic>& rows);
-  void append_surface_rain(std::vector<FieldComponent>& fields);
+  void append_surface_rain(std::vector<FieldComponent>& fields, bool ground_layer);
   double cell_volume() const;
 
   // Kernel launch sites. Public only because CUDA does not allow an extended

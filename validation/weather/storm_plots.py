@@ -5,8 +5,8 @@ Usage (Debian's Python, for h5py and matplotlib):
   /usr/bin/python3 validation/weather/storm_plots.py squall OUT
 
 OUT is a run's output directory (diagnostics.csv, fields/). `supercell` plots max w against
-time for each resolution and the accumulated surface rain and the 5 km updraft at the last
-output (the split into right- and left-moving storms); `squall` plots max w and the cold pool
+time for each resolution and, per resolution, the accumulated surface rain and the 5 km
+updraft at 1 h and 2 h (the split into right- and left-moving storms); `squall` plots max w and the cold pool
 against time and an x-z section of theta' and rain at the last output. Each prints, every
 10 minutes, the numbers the docs quote.
 """
@@ -54,9 +54,15 @@ def supercell(runs):
     fig.savefig(os.path.join(FIGURES, "supercell_max_w.png"))
     plt.close(fig)
 
-    fig, axes = plt.subplots(2, len(runs), figsize=(4.2 * len(runs), 7.2), dpi=90, squeeze=False)
-    for col, (label, outdir) in enumerate(runs):
-        data, attrs = field_at(outdir, None, ["rain_accumulated", "w"])
+    for label, outdir in runs:
+        storm_maps(label, outdir)
+
+
+def storm_maps(label, outdir):
+    """Accumulated rain and w at 5 km at 1 h and 2 h: the split into two storms."""
+    fig, axes = plt.subplots(2, 2, figsize=(8.4, 7.2), dpi=90)
+    for col, seconds in enumerate((3600.0, 7200.0)):
+        data, attrs = field_at(outdir, seconds, ["rain_accumulated", "w"])
         x, _ = centres(attrs, 0)
         y, _ = centres(attrs, 1)
         z, _ = centres(attrs, 2)
@@ -71,16 +77,33 @@ def supercell(runs):
         bottom = axes[1][col].pcolormesh(x / 1000, y / 1000, w5, cmap="RdBu_r", vmin=-bound,
                                          vmax=bound, shading="nearest")
         fig.colorbar(bottom, ax=axes[1][col], label="w (m/s)", shrink=0.85)
-        axes[1][col].set_title(f"{label}: w at z = {z[level] / 1000:.2f} km", fontsize=9)
+        axes[1][col].set_title(f"{label}: w at z = {z[level] / 1000:.2f} km, {minutes:.0f} min",
+                               fontsize=9)
         for ax in (axes[0][col], axes[1][col]):
             ax.set_aspect("equal")
             ax.set_xlabel("x (km)")
             ax.set_ylabel("y (km)")
         print(f"{label}: {minutes:.0f} min, rain max {rain.max():.3g} mm, "
-              f"w at {z[level]:.0f} m in [{w5.min():.3g}, {w5.max():.3g}] m/s")
+              f"w at {z[level]:.0f} m in [{w5.min():.3g}, {w5.max():.3g}] m/s, "
+              f"updraft cells (w > 5 m/s) at y = {updraft_rows(y, w5)} km")
     fig.tight_layout()
-    fig.savefig(os.path.join(FIGURES, "supercell_rain_w5km.png"))
+    fig.savefig(os.path.join(FIGURES, f"supercell_{label}_rain_w5km.png"))
     plt.close(fig)
+
+
+def updraft_rows(y, w5, threshold=5.0):
+    """The y (km) of the strongest updraft in each separate band of rows with w > threshold."""
+    strongest = w5.max(axis=1)
+    bands, current = [], []
+    for j, value in enumerate(strongest):
+        if value > threshold:
+            current.append(j)
+        elif current:
+            bands.append(current)
+            current = []
+    if current:
+        bands.append(current)
+    return [round(float(y[max(b, key=lambda j: strongest[j])]) / 1000, 1) for b in bands]
 
 
 def squall(outdir):

@@ -199,11 +199,11 @@ void FieldOutput::write_xdmf() const {
     if (!entry.ground_names.empty())
       ground_grids += xdmf_grid(ground, entry.step, entry.time, entry.file, entry.ground_names);
   }
-  for (const auto& [name, text] : {std::pair<std::string, const std::string&>{"fields", grids},
-                                   {"surface", ground_grids}}) {
+  for (const auto& [name, text] :
+       {std::pair<std::string, const std::string&>{"fields", grids}, {"surface", ground_grids}}) {
     if (text.empty()) continue;
-    const std::string error = detail::write_text_atomically(
-        out_dir_ + "/" + name + ".xmf", detail::xdmf_time_series(name, text));
+    const std::string error = detail::write_text_atomically(out_dir_ + "/" + name + ".xmf",
+                                                            detail::xdmf_time_series(name, text));
     if (!error.empty()) throw std::runtime_error(error);
   }
 }

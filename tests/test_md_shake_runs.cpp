@@ -243,6 +243,42 @@ TEST_CASE("rigid SPC/E water (SHAKE b 1 a 1) as lmp runs it", "[md][validation][
   fs::remove_all(dir);
 }
 
+TEST_CASE("rigid SPC/E water under a Berendsen barostat as lmp runs it, 1 and 2 ranks",
+          "[md][validation][shake][barostat][mpi]") {
+  // spce_lmp with fix press/berendsen iso 1.0 1.0 100.0 modulus 20000 after the SHAKE fix:
+  // the box shrinks or grows each step and SHAKE's minimum images follow it.
+  const std::string data = lammps_examples + "HEAT/data.spce";
+  if (!lmp_with(data)) SKIP("lmp or lammps-examples is not installed");
+  const std::string dir = make_temp_dir("cb_md_shake_npt_");
+  std::string input = spce_lmp;
+  const std::string shake_fix = "fix 2 all shake 0.0001 10 0 b 1 a 1\n";
+  REQUIRE(input.find(shake_fix) != std::string::npos);
+  input.replace(input.find(shake_fix), shake_fix.size(),
+                shake_fix + "fix 3 all press/berendsen iso 1.0 1.0 100.0 modulus 20000.0\n");
+  input.replace(input.find("elong"), 5, "elong vol");
+  const auto lmp = lmp_thermo_rows(dir, input);
+  REQUIRE(lmp.size() == 5);
+  CHECK(lmp.back().at("Volume") != lmp.front().at("Volume"));
+  write_text(dir + "/spce.toml", spce_case +
+                                     "\n[barostat]\nstyle = \"berendsen\"\npressure = 1.0\n"
+                                     "damp = 100.0\nmodulus = 20000.0\n");
+  for (int ranks : {1, 2}) {
+    const std::string out = dir + "/np" + std::to_string(ranks);
+    const CliResult r = run_cloudburst_mpi(ranks, "run " + dir + "/spce.toml --output-dir " + out);
+    INFO(r.output);
+    REQUIRE(r.code == 0);
+    compare_rows(out, lmp,
+                 {{"Temp", "temp"},
+                  {"PotEng", "pe"},
+                  {"TotEng", "tot_eng"},
+                  {"Press", "press"},
+                  {"E_long", "elong"},
+                  {"Volume", "vol"}},
+                 spce_tolerance, "np" + std::to_string(ranks) + ":");
+  }
+  fs::remove_all(dir);
+}
+
 namespace {
 
 // spce_case with `style` in [constraints].

@@ -152,10 +152,7 @@ Constraints::Constraints(const Params& params)
   control_.tolerance = params.constraints.tolerance;
   control_.max_iterations = params.constraints.max_iterations;
   control_.test = kmd::ShakeTest::multiplier_change;  // LAMMPS's test
-  for (int d = 0; d < 3; ++d) {
-    length_[d] = params.box.hi[d] - params.box.lo[d];
-    periodic_[d] = params.box.periodic[d];
-  }
+  set_box(params.box);
   for (int kind = 0; kind < term_kinds; ++kind) term_types_[kind] = params.molecule.types[kind];
   if (!on_) return;
   for (const auto& row : params.molecule.coeffs[static_cast<int>(TermKind::bond)])
@@ -210,6 +207,13 @@ std::vector<std::int64_t> Constraints::assign(Topology& all, const HostParticles
   for (std::int64_t id : atoms.id) max_id = std::max(max_id, id);
   index_of_id_ = IntView("md::shake_index_of_id", max_id + 1);
   return rows;
+}
+
+void Constraints::set_box(const ParticleBox& box) {
+  for (int d = 0; d < 3; ++d) {
+    length_[d] = box.hi[d] - box.lo[d];
+    periodic_[d] = box.periodic[d];
+  }
 }
 
 void Constraints::atoms_rebuilt(const Atoms& atoms) {

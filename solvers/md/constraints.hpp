@@ -60,6 +60,8 @@ class Constraints {
   // After every ghost rebuild: the id map; throws RunError when a cluster
   // partner of an owned atom is neither owned nor a ghost here.
   void atoms_rebuilt(const Atoms& atoms);
+  // A barostat changed the box: the minimum images of the clusters follow it.
+  void set_box(const ParticleBox& box);
 
   // LAMMPS fix shake's setup (correct_coordinates): SHAKE with v = f = 0
   // moves every cluster onto its constraints; ghosts follow. Collective.

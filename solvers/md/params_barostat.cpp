@@ -12,8 +12,8 @@
 namespace cb::md {
 namespace {
 
-// What the box change does not follow yet (non-periodic axes, constraints,
-// MSD), refused by name.
+// What the box change does not follow yet (non-periodic axes, MSD), refused
+// by name.
 void refuse_unsupported(io::CaseFile& file, const Params& p) {
   static const char* axis_name[3] = {"x", "y", "z"};
   for (int d = 0; d < 3; ++d) {
@@ -22,8 +22,6 @@ void refuse_unsupported(io::CaseFile& file, const Params& p) {
                 std::string("[barostat] needs a periodic box; the box is fixed along ") +
                     axis_name[d] + " ([md] boundary)");
   }
-  if (p.constraints.shake)
-    file.fail("barostat", "style", "[barostat] with [constraints] is not supported yet");
   if (p.compute.msd_every > 0)
     file.fail("barostat", "style",
               "[barostat] with [compute] msd_every: the displacement is not defined in a "

@@ -194,6 +194,7 @@ void MdSolver::resize_box(const ParticleBox& box) {
   local_ = make_local_box(params_, decomposition_);
   comm_.set_box(local_, step_);
   forces_.box_changed(local_);
+  constraints_.set_box(params_.box);
   cached_.reset();
 }
 

@@ -5,7 +5,9 @@
 
 #include <catch2/catch_test_macros.hpp>
 
+#include <algorithm>
 #include <cstring>
+#include <numeric>
 #include <string>
 #include <vector>
 
@@ -24,6 +26,20 @@ inline std::vector<double> read_field(const std::string& file, const std::string
   H5Dclose(d);
   H5Fclose(f);
   return values;
+}
+
+// Per-atom arrays of a particle checkpoint (`/particles/<name>`), reordered by atom id.
+inline std::vector<double> by_id(const std::string& file, const std::string& name) {
+  const std::vector<double> id = read_field(file, "/particles/id");
+  const std::vector<double> values = read_field(file, "/particles/" + name);
+  const std::size_t width = values.size() / id.size();
+  std::vector<std::size_t> order(id.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::sort(order.begin(), order.end(), [&](auto a, auto b) { return id[a] < id[b]; });
+  std::vector<double> sorted;
+  for (std::size_t k : order)
+    for (std::size_t c = 0; c < width; ++c) sorted.push_back(values[k * width + c]);
+  return sorted;
 }
 
 // Overwrites element `index` of `dataset` in `file` with `value` (HDF5

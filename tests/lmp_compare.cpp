@@ -58,6 +58,24 @@ const std::map<std::string, std::string> thermo_columns = {
     {"Press", "press"},      {"TotEng", "tot_eng"}, {"Volume", "vol"},     {"Density", "density"},
     {"Enthalpy", "enthalpy"}};
 
+const std::map<std::string, std::string> npt_columns = {
+    {"Temp", "temp"},   {"PotEng", "pe"},  {"TotEng", "tot_eng"},
+    {"Press", "press"}, {"Volume", "vol"}, {"Density", "density"}};
+
+std::string peptide_bench_input(const std::string& fixes, const std::string& keywords, int every) {
+  std::string input =
+      read_text(std::string(CLOUDBURST_SOURCE_DIR) + "/validation/md/in.peptide_bench");
+  for (const auto& [from, to] :
+       {std::pair<std::string, std::string>{"fix             1 all nve", fixes},
+        {"thermo_style    ${thermo_style}",
+         "thermo_style custom " + keywords + "\nthermo_modify format float %.15g"},
+        {"thermo          ${thermo_every}", "thermo " + std::to_string(every)}}) {
+    REQUIRE(input.find(from) != std::string::npos);
+    input.replace(input.find(from), from.size(), to);
+  }
+  return input;
+}
+
 void check_relative(double ours, double reference, double tolerance, const std::string& what) {
   INFO(what << ": cloudburst " << ours << ", lmp " << reference);
   CHECK(std::abs(ours - reference) <= tolerance * std::abs(reference));

@@ -42,6 +42,12 @@ std::vector<std::map<std::string, double>> lmp_thermo_rows(const std::string& di
 
 // LAMMPS thermo keyword -> diagnostics.csv column.
 extern const std::map<std::string, std::string> thermo_columns;
+// The columns an NPT comparison reads: Temp, PotEng, TotEng, Press, Volume, Density.
+extern const std::map<std::string, std::string> npt_columns;
+
+// validation/md/in.peptide_bench (in.peptide's force field, Ewald 1e-4, 1 fs, no SHAKE) with
+// `fixes` in place of its fix nve, thermo `keywords` printed with %.15g every `every` steps.
+std::string peptide_bench_input(const std::string& fixes, const std::string& keywords, int every);
 
 // CHECKs |ours - reference| <= tolerance |reference|, naming `what`.
 void check_relative(double ours, double reference, double tolerance, const std::string& what);

@@ -37,20 +37,6 @@ CliResult run_md(int ranks, const std::string& out, const std::string& opts) {
   return ranks == 1 ? run_cloudburst(args) : run_cloudburst_mpi(ranks, args);
 }
 
-// Per-atom arrays of a particle checkpoint, reordered by atom id.
-std::vector<double> by_id(const std::string& file, const std::string& name) {
-  const std::vector<double> id = read_field(file, "/particles/id");
-  const std::vector<double> values = read_field(file, "/particles/" + name);
-  const std::size_t width = values.size() / id.size();
-  std::vector<std::size_t> order(id.size());
-  std::iota(order.begin(), order.end(), 0);
-  std::sort(order.begin(), order.end(), [&](auto a, auto b) { return id[a] < id[b]; });
-  std::vector<double> sorted;
-  for (std::size_t k : order)
-    for (std::size_t c = 0; c < width; ++c) sorted.push_back(values[k * width + c]);
-  return sorted;
-}
-
 double mean(const std::vector<double>& x) {
   return std::accumulate(x.begin(), x.end(), 0.0) / static_cast<double>(x.size());
 }
@@ -129,14 +115,7 @@ TEST_CASE("Berendsen barostat as lmp fix press/berendsen iso: the LJ melt on 1 a
                                " --set barostat.damp=2.0 --set barostat.modulus=10.0");
     INFO(r.output);
     REQUIRE(r.code == 0);
-    compare_rows(out, lmp,
-                 {{"Temp", "temp"},
-                  {"PotEng", "pe"},
-                  {"TotEng", "tot_eng"},
-                  {"Press", "press"},
-                  {"Volume", "vol"},
-                  {"Density", "density"}},
-                 1e-8, std::to_string(ranks) + " rank(s):");
+    compare_rows(out, lmp, npt_columns, 1e-8, std::to_string(ranks) + " rank(s):");
   }
   CHECK(lmp.back().at("Volume") > 1.05 * lmp.front().at("Volume"));
   fs::remove_all(dir);
@@ -180,14 +159,8 @@ void check_salt(const std::string& salt_case, const std::string& lmp_kspace, dou
     const CliResult r = run(ranks, out, "--set run.steps=100");
     INFO(r.output);
     REQUIRE(r.code == 0);
-    compare_rows(out, lmp,
-                 {{"Temp", "temp"},
-                  {"PotEng", "pe"},
-                  {"TotEng", "tot_eng"},
-                  {"Press", "press"},
-                  {"Volume", "vol"},
-                  {"Density", "density"}},
-                 tolerance, salt_case + " on " + std::to_string(ranks) + " rank(s):");
+    compare_rows(out, lmp, npt_columns, tolerance,
+                 salt_case + " on " + std::to_string(ranks) + " rank(s):");
   }
   const std::string split = dir + "/split";
   const CliResult first = run(restart_ranks, split, "--set run.steps=50");
@@ -233,20 +206,9 @@ TEST_CASE("Berendsen barostat with molecules as lmp: the peptide on 1 and 2 rank
   const std::string data = lammps_examples + "peptide/data.peptide";
   if (!lmp_with(data)) SKIP("lmp or lammps-examples (" + data + ") is not installed");
   const std::string dir = make_temp_dir("cb_md_berendsen_peptide_");
-  std::string input =
-      read_text(std::string(CLOUDBURST_SOURCE_DIR) + "/validation/md/in.peptide_bench");
-  for (const auto& [from, to] :
-       {std::pair<std::string, std::string>{
-            "fix             1 all nve",
-            "fix             1 all nve\nfix 2 all press/berendsen iso 1.0 1.0 100.0 modulus "
-            "20000.0"},
-        {"thermo_style    ${thermo_style}",
-         "thermo_style custom step temp pe etotal press vol density\n"
-         "thermo_modify format float %.15g"},
-        {"thermo          ${thermo_every}", "thermo 20"}}) {
-    REQUIRE(input.find(from) != std::string::npos);
-    input.replace(input.find(from), from.size(), to);
-  }
+  const std::string input = peptide_bench_input(
+      "fix 1 all nve\nfix 2 all press/berendsen iso 1.0 1.0 100.0 modulus 20000.0",
+      "step temp pe etotal press vol density", 20);
   const auto lmp = lmp_thermo_rows(dir, input);
   REQUIRE(lmp.size() == 6);
   write_text(dir + "/peptide.toml",
@@ -259,14 +221,7 @@ TEST_CASE("Berendsen barostat with molecules as lmp: the peptide on 1 and 2 rank
     const CliResult r = ranks == 1 ? run_cloudburst(args) : run_cloudburst_mpi(ranks, args);
     INFO(r.output);
     REQUIRE(r.code == 0);
-    compare_rows(out, lmp,
-                 {{"Temp", "temp"},
-                  {"PotEng", "pe"},
-                  {"TotEng", "tot_eng"},
-                  {"Press", "press"},
-                  {"Volume", "vol"},
-                  {"Density", "density"}},
-                 1e-8, "peptide on " + std::to_string(ranks) + " rank(s):");
+    compare_rows(out, lmp, npt_columns, 1e-8, "peptide on " + std::to_string(ranks) + " rank(s):");
   }
   fs::remove_all(dir);
 }

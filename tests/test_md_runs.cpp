@@ -61,21 +61,6 @@ std::string thermo_row(const std::string& output, long step) {
   return "";
 }
 
-// Per-atom arrays of a particle checkpoint, reordered by atom id.
-std::vector<double> by_id(const std::string& file, const std::string& name) {
-  const std::vector<double> id = read_field(file, "/particles/id");
-  const std::vector<double> values = read_field(file, "/particles/" + name);
-  const std::size_t width = values.size() / id.size();
-  std::vector<std::size_t> order(id.size());
-  std::iota(order.begin(), order.end(), 0);
-  std::sort(order.begin(), order.end(), [&](auto a, auto b) { return id[a] < id[b]; });
-  std::vector<double> sorted;
-  for (std::size_t k : order) {
-    for (std::size_t c = 0; c < width; ++c) sorted.push_back(values[k * width + c]);
-  }
-  return sorted;
-}
-
 double max_difference(const std::vector<double>& a, const std::vector<double>& b) {
   REQUIRE(a.size() == b.size());
   double most = 0.0;

@@ -86,18 +86,9 @@ TEST_CASE("Nose-Hoover chains as lmp fix nvt tchain 3: the peptide in real units
   const std::string data = lammps_examples + "peptide/data.peptide";
   if (!lmp_with(data)) SKIP("lmp or lammps-examples (" + data + ") is not installed");
   const std::string dir = make_temp_dir("cb_md_nhc_peptide_");
-  std::string input =
-      read_text(std::string(CLOUDBURST_SOURCE_DIR) + "/validation/md/in.peptide_bench");
-  for (const auto& [from, to] :
-       {std::pair<std::string, std::string>{
-            "fix             1 all nve",
-            "fix             1 all nvt temp 275.0 275.0 100.0 tchain 3"},
-        {"thermo_style    ${thermo_style}",
-         "thermo_style custom step temp pe etotal press f_1 enthalpy density\n"
-         "thermo_modify format float %.15g"}}) {
-    REQUIRE(input.find(from) != std::string::npos);
-    input.replace(input.find(from), from.size(), to);
-  }
+  const std::string input =
+      peptide_bench_input("fix 1 all nvt temp 275.0 275.0 100.0 tchain 3",
+                          "step temp pe etotal press f_1 enthalpy density", 50);
   const auto lmp = lmp_thermo_rows(dir, input);  // 100 steps, thermo every 50
   REQUIRE(lmp.size() == 3);
   write_text(dir + "/peptide.toml",

@@ -13,22 +13,13 @@
 #pragma once
 
 #include "core/kokkos_compat.hpp"
+#include "kernels/md/vec3.hpp"
 
 #include <Kokkos_Core.hpp>
 
 namespace cb::kernels::md {
 
 namespace detail {
-
-KOKKOS_INLINE_FUNCTION void cross(const double a[3], const double b[3], double out[3]) {
-  out[0] = a[1] * b[2] - a[2] * b[1];
-  out[1] = a[2] * b[0] - a[0] * b[2];
-  out[2] = a[0] * b[1] - a[1] * b[0];
-}
-
-KOKKOS_INLINE_FUNCTION double dot(const double a[3], const double b[3]) {
-  return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
-}
 
 // cos phi, sin phi and the gradients d phi / d x_i of a dihedral, by Blondel &
 // Karplus, J. Comput. Chem. 17, 1132 (1996), eqs. 27-28: with F = x1 - x2,

@@ -46,15 +46,9 @@ namespace cb::kernels::md {
 
 namespace detail {
 
-KOKKOS_INLINE_FUNCTION void cross3(const double a[3], const double b[3], double c[3]) {
-  c[0] = a[1] * b[2] - a[2] * b[1];
-  c[1] = a[2] * b[0] - a[0] * b[2];
-  c[2] = a[0] * b[1] - a[1] * b[0];
-}
-
 // u / |u|; false when u is zero or not finite.
 KOKKOS_INLINE_FUNCTION bool normalize3(double u[3]) {
-  const double n = cb::math::sqrt(dot3(u, u));
+  const double n = cb::math::sqrt(dot(u, u));
   if (!(n > 0.0) || !cb::math::isfinite(n)) return false;
   for (int d = 0; d < 3; ++d) u[d] /= n;
   return true;
@@ -70,7 +64,7 @@ KOKKOS_INLINE_FUNCTION bool normalize3(double u[3]) {
 KOKKOS_INLINE_FUNCTION bool settle_positions(const double x_old[][3], const double x_pred[][3],
                                              const double mass[], double d_OH, double d_HH,
                                              double x_new[][3]) {
-  using detail::dot3;
+  using detail::dot;
   const double total = mass[0] + mass[1] + mass[2];
   const double rc = 0.5 * d_HH;
   const double h = cb::math::sqrt(d_OH * d_OH - rc * rc);
@@ -94,20 +88,20 @@ KOKKOS_INLINE_FUNCTION bool settle_positions(const double x_old[][3], const doub
     ab[d] = x0[1][d] - x0[0][d];
     ac[d] = x0[2][d] - x0[0][d];
   }
-  detail::cross3(ab, ac, ez);
+  detail::cross(ab, ac, ez);
   if (!detail::normalize3(ez)) return false;
-  detail::cross3(x1[0], ez, ex);
+  detail::cross(x1[0], ez, ex);
   if (!detail::normalize3(ex)) return false;
-  detail::cross3(ez, ex, ey);
+  detail::cross(ez, ex, ey);
 
   // Coordinates in that frame (old ones in-plane only).
   double p0[3][2], p1[3][3];
   for (int a = 0; a < 3; ++a) {
-    p0[a][0] = dot3(x0[a], ex);
-    p0[a][1] = dot3(x0[a], ey);
-    p1[a][0] = dot3(x1[a], ex);
-    p1[a][1] = dot3(x1[a], ey);
-    p1[a][2] = dot3(x1[a], ez);
+    p0[a][0] = dot(x0[a], ex);
+    p0[a][1] = dot(x0[a], ey);
+    p1[a][0] = dot(x1[a], ex);
+    p1[a][1] = dot(x1[a], ey);
+    p1[a][2] = dot(x1[a], ez);
   }
 
   // phi and psi from the Z' coordinates.
@@ -157,7 +151,7 @@ KOKKOS_INLINE_FUNCTION ShakeResult settle_multipliers(const double x_old[][3],
                                                       const double x_pred[][3],
                                                       const double inv_mass[],
                                                       const double length[], double g[]) {
-  using detail::dot3;
+  using detail::dot;
   const double mass[3] = {1.0 / inv_mass[0], 1.0 / inv_mass[1], 1.0 / inv_mass[2]};
   double x_new[3][3];
   ShakeResult result;
@@ -171,15 +165,15 @@ KOKKOS_INLINE_FUNCTION ShakeResult settle_multipliers(const double x_old[][3],
     D0[d] = mass[0] * (x_new[0][d] - x_pred[0][d]);
     D1[d] = mass[1] * (x_new[1][d] - x_pred[1][d]);
   }
-  detail::cross3(r0, r1, n);
-  const double n2 = dot3(n, n);
+  detail::cross(r0, r1, n);
+  const double n2 = dot(n, n);
   if (!(n2 > 0.0)) return result;
-  detail::cross3(D0, r1, t);
-  g[0] = dot3(t, n) / n2;
-  detail::cross3(r0, D0, t);
-  g[1] = dot3(t, n) / n2;
-  detail::cross3(D1, r0, t);
-  g[2] = -dot3(t, n) / n2;
+  detail::cross(D0, r1, t);
+  g[0] = dot(t, n) / n2;
+  detail::cross(r0, D0, t);
+  g[1] = dot(t, n) / n2;
+  detail::cross(D1, r0, t);
+  g[2] = -dot(t, n) / n2;
   result.converged = true;
   return result;
 }

@@ -34,6 +34,7 @@
 #pragma once
 
 #include "core/kokkos_compat.hpp"
+#include "kernels/md/vec3.hpp"
 
 #include <Kokkos_Core.hpp>
 
@@ -92,10 +93,6 @@ struct ShakeResult {
 };
 
 namespace detail {
-
-KOKKOS_INLINE_FUNCTION double dot3(const double a[3], const double b[3]) {
-  return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
-}
 
 KOKKOS_INLINE_FUNCTION double delta(int a, int b) {
   return a == b ? 1.0 : 0.0;
@@ -159,9 +156,9 @@ KOKKOS_INLINE_FUNCTION bool invert(int n,
 KOKKOS_INLINE_FUNCTION ShakeResult shake_pair(const double r[3], const double s[3],
                                               const double inv_mass[], double length, double& g) {
   const double w = inv_mass[0] + inv_mass[1];
-  const double a = w * w * dot3(r, r);
-  const double b = 2.0 * w * dot3(s, r);
-  const double c = dot3(s, s) - length * length;
+  const double a = w * w * dot(r, r);
+  const double b = 2.0 * w * dot(s, r);
+  const double c = dot(s, s) - length * length;
   double discriminant = b * b - 4.0 * a * c;
   ShakeResult result;
   result.iterations = 1;
@@ -198,8 +195,8 @@ KOKKOS_INLINE_FUNCTION ShakeResult shake_multipliers(ClusterShape shape, const d
   detail::coupling(c, inv_mass, C);
   for (int k = 0; k < c.count; ++k)
     for (int l = 0; l < c.count; ++l) {
-      A[k][l] = 2.0 * C[k][l] * detail::dot3(s[k], r[l]);
-      rr[k][l] = detail::dot3(r[k], r[l]);
+      A[k][l] = 2.0 * C[k][l] * detail::dot(s[k], r[l]);
+      rr[k][l] = detail::dot(r[k], r[l]);
     }
   ShakeResult result;
   if (!detail::invert(c.count, A, Ainv)) return result;
@@ -210,7 +207,7 @@ KOKKOS_INLINE_FUNCTION ShakeResult shake_multipliers(ClusterShape shape, const d
       double quad = 0.0;
       for (int l = 0; l < c.count; ++l)
         for (int m = 0; m < c.count; ++m) quad += C[k][l] * C[k][m] * g[l] * g[m] * rr[l][m];
-      rhs[k] = length[k] * length[k] - detail::dot3(s[k], s[k]) - quad;
+      rhs[k] = length[k] * length[k] - detail::dot(s[k], s[k]) - quad;
     }
     bool diverged = false;
     for (int k = 0; k < c.count; ++k) {
@@ -229,7 +226,7 @@ KOKKOS_INLINE_FUNCTION ShakeResult shake_multipliers(ClusterShape shape, const d
         moved[d] = s[k][d];
         for (int l = 0; l < c.count; ++l) moved[d] += C[k][l] * g_new[l] * r[l][d];
       }
-      const double error = cb::math::sqrt(detail::dot3(moved, moved)) - length[k];
+      const double error = cb::math::sqrt(detail::dot(moved, moved)) - length[k];
       done = done && cb::math::fabs(error) <= control.tolerance * length[k];
     }
     for (int k = 0; k < c.count; ++k) g[k] = g_new[k];
@@ -252,11 +249,11 @@ KOKKOS_INLINE_FUNCTION bool rattle_multipliers(ClusterShape shape, const double 
   detail::bond_vectors(c, v, u);
   detail::coupling(c, inv_mass, C);
   for (int k = 0; k < c.count; ++k)
-    for (int l = 0; l < c.count; ++l) B[k][l] = C[k][l] * detail::dot3(r[k], r[l]);
+    for (int l = 0; l < c.count; ++l) B[k][l] = C[k][l] * detail::dot(r[k], r[l]);
   for (int k = 0; k < M; ++k) mu[k] = 0.0;
   if (!detail::invert(c.count, B, Binv)) return false;
   for (int k = 0; k < c.count; ++k)
-    for (int l = 0; l < c.count; ++l) mu[k] -= Binv[k][l] * detail::dot3(u[l], r[l]);
+    for (int l = 0; l < c.count; ++l) mu[k] -= Binv[k][l] * detail::dot(u[l], r[l]);
   return true;
 }
 

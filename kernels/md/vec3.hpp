@@ -1,0 +1,18 @@
+// Dot and cross products of 3-vectors held as double[3], for the MD kernels.
+#pragma once
+
+#include "core/kokkos_compat.hpp"
+
+namespace cb::kernels::md::detail {
+
+KOKKOS_INLINE_FUNCTION double dot(const double a[3], const double b[3]) {
+  return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+}
+
+KOKKOS_INLINE_FUNCTION void cross(const double a[3], const double b[3], double out[3]) {
+  out[0] = a[1] * b[2] - a[2] * b[1];
+  out[1] = a[2] * b[0] - a[0] * b[2];
+  out[2] = a[0] * b[1] - a[1] * b[0];
+}
+
+}  // namespace cb::kernels::md::detail

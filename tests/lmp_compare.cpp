@@ -62,6 +62,18 @@ const std::map<std::string, std::string> npt_columns = {
     {"Temp", "temp"},   {"PotEng", "pe"},  {"TotEng", "tot_eng"},
     {"Press", "press"}, {"Volume", "vol"}, {"Density", "density"}};
 
+std::string lmp_melt_input(const std::string& pair_extra, const std::string& neighbor,
+                           const std::string& fixes, const std::string& keywords, int every,
+                           int steps) {
+  return "units lj\natom_style atomic\nlattice fcc 0.8442\n"
+         "region box block 0 10 0 10 0 10\ncreate_box 1 box\n"
+         "create_atoms 1 box\nmass 1 1.0\nvelocity all create 3.0 87287 loop geom\n"
+         "pair_style lj/cut 2.5\npair_coeff 1 1 1.0 1.0 2.5\n" +
+         pair_extra + "neighbor 0.3 bin\n" + neighbor + fixes + "thermo_style custom " + keywords +
+         "\nthermo_modify format float %.15g\nthermo " + std::to_string(every) + "\nrun " +
+         std::to_string(steps) + "\n";
+}
+
 std::string peptide_bench_input(const std::string& fixes, const std::string& keywords, int every) {
   std::string input =
       read_text(std::string(CLOUDBURST_SOURCE_DIR) + "/validation/md/in.peptide_bench");

@@ -45,6 +45,13 @@ extern const std::map<std::string, std::string> thermo_columns;
 // The columns an NPT comparison reads: Temp, PotEng, TotEng, Press, Volume, Density.
 extern const std::map<std::string, std::string> npt_columns;
 
+// LAMMPS's examples/melt (4000 atoms, lj units, from T 3.0, velocity seed 87287, lj/cut 2.5)
+// with `pair_extra` after its pair_coeff, `neighbor` after neighbor 0.3 bin, then `fixes`,
+// thermo `keywords` printed with %.15g every `every` steps, `steps` steps.
+std::string lmp_melt_input(const std::string& pair_extra, const std::string& neighbor,
+                           const std::string& fixes, const std::string& keywords, int every,
+                           int steps);
+
 // validation/md/in.peptide_bench (in.peptide's force field, Ewald 1e-4, 1 fs, no SHAKE) with
 // `fixes` in place of its fix nve, thermo `keywords` printed with %.15g every `every` steps.
 std::string peptide_bench_input(const std::string& fixes, const std::string& keywords, int every);

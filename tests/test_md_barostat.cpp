@@ -93,17 +93,11 @@ TEST_CASE("Berendsen barostat as lmp fix press/berendsen iso: the LJ melt on 1 a
   // checked every step; the volume grows by about 10 %. Tolerance 1e-8 relative.
   if (run_shell("command -v lmp").code != 0) SKIP("lmp is not installed");
   const std::string dir = make_temp_dir("cb_md_berendsen_p_");
-  const auto lmp =
-      lmp_thermo_rows(dir,
-                      "units lj\natom_style atomic\nlattice fcc 0.8442\n"
-                      "region box block 0 10 0 10 0 10\ncreate_box 1 box\n"
-                      "create_atoms 1 box\nmass 1 1.0\n"
-                      "velocity all create 3.0 87287 loop geom\n"
-                      "pair_style lj/cut 2.5\npair_coeff 1 1 1.0 1.0 2.5\npair_modify tail yes\n"
-                      "neighbor 0.3 bin\nneigh_modify every 1 delay 0 check yes\n"
-                      "fix 1 all nve\nfix 2 all press/berendsen iso 1.0 1.0 2.0 modulus 10.0\n"
-                      "thermo_style custom step temp pe etotal press vol density\n"
-                      "thermo_modify format float %.15g\nthermo 20\nrun 100\n");
+  const auto lmp = lmp_thermo_rows(
+      dir, lmp_melt_input("pair_modify tail yes\n", "neigh_modify every 1 delay 0 check yes\n",
+                          "fix 1 all nve\nfix 2 all press/berendsen iso 1.0 "
+                          "1.0 2.0 modulus 10.0\n",
+                          "step temp pe etotal press vol density", 20, 100));
   REQUIRE(lmp.size() == 6);
   for (int ranks : {1, 2}) {
     const std::string out = dir + "/np" + std::to_string(ranks);

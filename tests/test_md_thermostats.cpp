@@ -52,17 +52,10 @@ TEST_CASE("Nose-Hoover chains as lmp fix nvt tchain 3: the LJ melt on 1 and 2 ra
   // Tolerance 1e-9 relative, for the other summation orders on 2 ranks.
   if (run_shell("command -v lmp").code != 0) SKIP("lmp is not installed");
   const std::string dir = make_temp_dir("cb_md_nhc_melt_");
-  const auto lmp =
-      lmp_thermo_rows(dir,
-                      "units lj\natom_style atomic\nlattice fcc 0.8442\n"
-                      "region box block 0 10 0 10 0 10\ncreate_box 1 box\n"
-                      "create_atoms 1 box\nmass 1 1.0\n"
-                      "velocity all create 3.0 87287 loop geom\n"
-                      "pair_style lj/cut 2.5\npair_coeff 1 1 1.0 1.0 2.5\n"
-                      "neighbor 0.3 bin\nneigh_modify every 20 delay 0 check no\n"
-                      "fix 1 all nvt temp 1.5 1.5 0.5 tchain 3\n"
-                      "thermo_style custom step temp pe etotal press f_1 enthalpy density\n"
-                      "thermo_modify format float %.15g\nthermo 50\nrun 250\n");
+  const auto lmp = lmp_thermo_rows(
+      dir, lmp_melt_input("", "neigh_modify every 20 delay 0 check no\n",
+                          "fix 1 all nvt temp 1.5 1.5 0.5 tchain 3\n",
+                          "step temp pe etotal press f_1 enthalpy density", 50, 250));
   REQUIRE(lmp.size() == 6);
   for (int ranks : {1, 2}) {
     const std::string out = dir + "/np" + std::to_string(ranks);

@@ -29,7 +29,7 @@ class FieldOutput {
   struct Entry {
     long step;
     double time;
-    std::string file;  // relative to out_dir
+    std::string file;                       // relative to out_dir
     std::vector<std::string> names;         // [nz][ny][nx]
     std::vector<std::string> ground_names;  // [1][ny][nx]
   };

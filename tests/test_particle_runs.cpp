@@ -63,20 +63,6 @@ double last_value(const std::string& csv, const std::string& name) {
   return std::stod(row[at]);
 }
 
-// A per-atom dataset of a particle checkpoint, rows ordered by id.
-std::vector<double> by_id(const std::string& file, const std::string& name) {
-  const std::vector<double> id = read_field(file, "/particles/id");
-  const std::vector<double> values = read_field(file, "/particles/" + name);
-  const std::size_t width = values.size() / id.size();
-  std::vector<std::size_t> order(id.size());
-  std::iota(order.begin(), order.end(), std::size_t(0));
-  std::sort(order.begin(), order.end(), [&](auto a, auto b) { return id[a] < id[b]; });
-  std::vector<double> sorted;
-  for (std::size_t k : order)
-    for (std::size_t c = 0; c < width; ++c) sorted.push_back(values[k * width + c]);
-  return sorted;
-}
-
 }  // namespace
 
 TEST_CASE("an MD run writes LAMMPS dumps, XDMF particles and a data file", "[particles][cli]") {

@@ -85,25 +85,35 @@ def storm_maps(label, outdir):
             ax.set_ylabel("y (km)")
         print(f"{label}: {minutes:.0f} min, rain max {rain.max():.3g} mm, "
               f"w at {z[level]:.0f} m in [{w5.min():.3g}, {w5.max():.3g}] m/s, "
-              f"updraft cells (w > 5 m/s) at y = {updraft_rows(y, w5)} km")
+              f"updraft cells (w > 5 m/s; x km, y km, max w) {updraft_cells(x, y, w5)}")
     fig.tight_layout()
     fig.savefig(os.path.join(FIGURES, f"supercell_{label}_rain_w5km.png"))
     plt.close(fig)
 
 
-def updraft_rows(y, w5, threshold=5.0):
-    """The y (km) of the strongest updraft in each separate band of rows with w > threshold."""
-    strongest = w5.max(axis=1)
-    bands, current = [], []
-    for j, value in enumerate(strongest):
-        if value > threshold:
-            current.append(j)
-        elif current:
-            bands.append(current)
-            current = []
-    if current:
-        bands.append(current)
-    return [round(float(y[max(b, key=lambda j: strongest[j])]) / 1000, 1) for b in bands]
+def updraft_cells(x, y, w5, threshold=5.0):
+    """(x, y) in km of the strongest point of each connected region with w > threshold."""
+    inside = w5 > threshold
+    seen = np.zeros_like(inside)
+    cells = []
+    for start in zip(*np.nonzero(inside)):
+        if seen[start]:
+            continue
+        seen[start] = True
+        stack, best = [start], start
+        while stack:
+            j, i = stack.pop()
+            if w5[j, i] > w5[best]:
+                best = (j, i)
+            for dj, di in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+                n = (j + dj, i + di)
+                if 0 <= n[0] < w5.shape[0] and 0 <= n[1] < w5.shape[1] and inside[n] \
+                        and not seen[n]:
+                    seen[n] = True
+                    stack.append(n)
+        cells.append((round(float(x[best[1]]) / 1000), round(float(y[best[0]]) / 1000),
+                      round(float(w5[best]), 1)))
+    return sorted(cells, key=lambda c: c[1])
 
 
 def squall(outdir):

@@ -108,6 +108,12 @@ std::vector<InvarianceRow> weather_invariance() {
 const std::string weno5 = "[cfd]\nreconstruction = \"weno5\"\n";
 const std::string fourth = weno5 + "fourth_order = true\n";
 const std::string finite_difference = weno5 + "finite_difference = true\n";
+// Cut cells: bodies across the rank boundaries, redistribution through them.
+const std::string cylinder =
+    "[[geometry]]\nshape = \"cylinder\"\ncenter = [0.4, -0.3, 0.0]\nradius = 3.0\n";
+const std::string sphere_in_stream =
+    "[initial]\nvelocity = [0.8, 0.3, -0.2]\n[[geometry]]\nshape = \"sphere\"\n"
+    "center = [0.52, 0.47, 0.5]\nradius = 0.3\n";
 
 // Shock tubes along their axis; the periodic vortex with WENO5 (three ghost
 // layers), the fourth-order path (four, transverse corrections through rank
@@ -141,6 +147,12 @@ std::vector<InvarianceRow> cfd_invariance() {
       {"dmr", grid_case("cfd", "double_mach", "[48, 12, 1]", "steps = 15"), {"[2,2,1]", "[4,1,1]"}},
       {"tgv",
        grid_case("cfd", "taylor_green", "[10, 10, 10]", "steps = 4"),
+       {"[1,1,2]", "[2,2,1]", "[1,2,2]"}},
+      {"cylinder",
+       grid_case("cfd", "isentropic_vortex", "[24, 24, 1]", "steps = 10", cylinder),
+       {"[2,1,1]", "[2,2,1]", "[4,1,1]", "[1,4,1]"}},
+      {"sphere",
+       grid_case("cfd", "uniform", "[12, 12, 12]", "steps = 6", sphere_in_stream),
        {"[1,1,2]", "[2,2,1]", "[1,2,2]"}}};
 }
 
@@ -181,7 +193,9 @@ std::vector<RestartRow> restart_rows(const std::string& solver) {
          7,
          {{2, 2}, {1, 4}, {4, 1}}}};
   return {{"dmr", grid_case("cfd", "double_mach", "[40, 10, 1]", "steps = 12"), 6, rank_pairs},
-          {"cavity", grid_case("cfd", "cavity", "[16, 16, 1]", "steps = 12"), 6, rank_pairs}};
+          {"cavity", grid_case("cfd", "cavity", "[16, 16, 1]", "steps = 12"), 6, rank_pairs},
+          {"cylinder", grid_case("cfd", "isentropic_vortex", "[24, 24, 1]", "steps = 12", cylinder),
+           6, rank_pairs}};
 }
 
 void check_solver(const std::string& solver, const std::vector<InvarianceRow>& invariance) {

@@ -195,6 +195,8 @@ add_dependencies(test_md_peptide cloudburst)
 cloudburst_test(test_cfd_geometry SOURCES test_cfd_geometry.cpp cli_runner.cpp LIBS cloudburst::cfd
   RANKS 1 LABELS "cfd;geometry;kernels;cli")
 add_dependencies(test_cfd_geometry cloudburst)
+cloudburst_test(test_cfd_cut_cells SOURCES test_cfd_cut_cells.cpp LIBS cloudburst::cfd
+  RANKS 1 LABELS "cfd;geometry;validation")
 # ParaView (pvbatch under xvfb-run) opens every kind of XDMF the program writes
 # in its XDMF 3 and legacy readers; arrays checked against the HDF5 datasets
 add_test(NAME test_paraview_xdmf

@@ -16,7 +16,8 @@ enum class Case : int {
   isentropic_vortex,
   kelvin_helmholtz,
   taylor_green,
-  cavity
+  cavity,
+  uniform
 };
 
 struct CaseSetup {
@@ -26,6 +27,7 @@ struct CaseSetup {
   double gamma;
   double mach;             // taylor_green and cavity reference Mach number
   double vortex_strength;  // isentropic_vortex epsilon
+  double uniform[5];       // uniform: rho, u, v, w, p
 };
 
 using kernels::cfd::Primitive;
@@ -142,6 +144,8 @@ KOKKOS_INLINE_FUNCTION Primitive initial_state(const CaseSetup& c, double x, dou
       return detail::taylor_green(x, y, z, c.gamma, c.mach);
     case Case::cavity:
       return primitive(1.0, 0.0, 0.0, 0.0, 1.0 / (c.gamma * c.mach * c.mach));
+    case Case::uniform:
+      return primitive(c.uniform[0], c.uniform[1], c.uniform[2], c.uniform[3], c.uniform[4]);
     default:
       break;
   }

@@ -66,14 +66,18 @@ std::vector<Diagnostic> CfdSolver::diagnostics(double time) {
   for (int a = 0; a < 3; ++a) half_inv_h[a] = active(a) ? 0.5 / geo.spacing(a) : 0.0;
   const int ox = active(0), oy = active(1), oz = active(2);
   const double hx = half_inv_h[0], hy = half_inv_h[1], hz = half_inv_h[2];
+  const bool bodies = has_bodies();
+  const NodeView fraction = cut_.volume;
   // Mass, momentum, energy, kinetic energy, enstrophy.
   const Sums<7> totals = sums_.sum_cells<7>(
       "cfd::totals", decomposition_.local_cells(), ghost_,
       KOKKOS_LAMBDA(int k, int j, int i, double* t) {
+        if (bodies && fraction(k, j, i) == 0.0) return;  // covered
+        const double fluid = bodies ? volume * fraction(k, j, i) : volume;
         const Primitive w =
             kernels::cfd::to_primitive(kernels::cfd::load_conserved(s, k, j, i), gamma);
-        for (int v = 0; v < 5; ++v) t[v] += s(v, k, j, i) * volume;
-        t[5] += kernels::cfd::kinetic_energy_density(w) * volume;
+        for (int v = 0; v < 5; ++v) t[v] += s(v, k, j, i) * fluid;
+        t[5] += kernels::cfd::kinetic_energy_density(w) * fluid;
         // Central differences d u_a / d x_b.
         double g[3][3] = {{0, 0, 0}, {0, 0, 0}, {0, 0, 0}};
         for (int a = 0; a < 3; ++a) {
@@ -82,7 +86,7 @@ std::vector<Diagnostic> CfdSolver::diagnostics(double time) {
           if (oz) g[a][2] = (velocity(s, a, k + 1, j, i) - velocity(s, a, k - 1, j, i)) * hz;
         }
         const double wx = g[2][1] - g[1][2], wy = g[0][2] - g[2][0], wz = g[1][0] - g[0][1];
-        t[6] += 0.5 * w.rho * (wx * wx + wy * wy + wz * wz) * volume;
+        t[6] += 0.5 * w.rho * (wx * wx + wy * wy + wz * wz) * fluid;
       });
   const CellPolicy cells = owned_cells(decomposition_.local_cells(), ghost_);
   const MPI_Comm comm = decomposition_.comm();
@@ -97,17 +101,26 @@ std::vector<Diagnostic> CfdSolver::diagnostics(double time) {
   MPI_Allreduce(&fallback, &fallback_total, 1, MPI_LONG_LONG, MPI_SUM, comm);
   double domain = 1.0;
   for (int a = 0; a < 3; ++a) domain *= geo.hi[a] - geo.lo[a];
-  return {{"mass", sums[0]},
-          {"mom_x", sums[1]},
-          {"mom_y", sums[2]},
-          {"mom_z", sums[3]},
-          {"energy", sums[4]},
-          {"kinetic_energy", sums[5] / domain},
-          {"enstrophy", sums[6] / domain},
-          {"min_rho", min_rho},
-          {"min_p", min_p},
-          {"max_mach", max_mach},
-          {"fallback_faces", double(fallback_total)}};
+  std::vector<Diagnostic> out = {{"mass", sums[0]},
+                                 {"mom_x", sums[1]},
+                                 {"mom_y", sums[2]},
+                                 {"mom_z", sums[3]},
+                                 {"energy", sums[4]},
+                                 {"kinetic_energy", sums[5] / domain},
+                                 {"enstrophy", sums[6] / domain},
+                                 {"min_rho", min_rho},
+                                 {"min_p", min_p},
+                                 {"max_mach", max_mach},
+                                 {"fallback_faces", double(fallback_total)}};
+  if (bodies) {
+    // The pressure force on the bodies, -sum p_w A n_b (n_b into the fluid).
+    compute_primitives(state_);
+    const std::array<double, 3> wall = wall_force(primitive_);
+    out.push_back({"force_x", -wall[0]});
+    out.push_back({"force_y", -wall[1]});
+    out.push_back({"force_z", -wall[2]});
+  }
+  return out;
 }
 
 std::string CfdSolver::locate_non_finite() {

@@ -17,6 +17,8 @@ struct FluxParams {
   kernels::cfd::Viscosity viscosity;
   real inv_h[3];
   int active[3];
+  bool bodies;        // [[geometry]]: first order where the stencil meets a cut cell
+  NodeView fraction;  // the fluid fraction of each padded cell (bodies only)
 };
 
 // Face ranges of the flux kernels, in padded indices: the faces along an axis
@@ -76,6 +78,17 @@ KOKKOS_FORCEINLINE_FUNCTION void add_viscous_flux(Conserved& f, const Field& pri
   f.energy -= fv.energy;
 }
 
+// Whether the MUSCL stencil of the low face of (k, j, i), cells c-2 .. c+1
+// along Axis, holds a cell that is not wholly fluid (cut-cell faces are first
+// order: the slopes would reach into the body).
+template <int Axis>
+KOKKOS_FORCEINLINE_FUNCTION bool meets_body(const NodeView& fraction, int k, int j, int i) {
+  constexpr int di = Axis == 0, dj = Axis == 1, dk = Axis == 2;
+  bool cut = false;
+  for (int m = -2; m <= 1; ++m) cut = cut || fraction(k + m * dk, j + m * dj, i + m * di) < 1.0;
+  return cut;
+}
+
 }  // namespace detail
 
 // Numerical flux through the low face of padded cell (k, j, i) along Axis with
@@ -93,7 +106,8 @@ KOKKOS_FORCEINLINE_FUNCTION kernels::cfd::Conserved face_flux(const Field& prim,
   const Primitive wm = load_primitive(prim, k - dk, j - dj, i - di);  // cell below the face
   const Primitive wc = load_primitive(prim, k, j, i);
   Primitive wl = wm, wr = wc;
-  if (R != Reconstruction::constant) {
+  if (R != Reconstruction::constant &&
+      !(p.bodies && detail::meets_body<Axis>(p.fraction, k, j, i))) {
     real left[variables], right[variables];
     for (int v = 0; v < variables; ++v) {
       real q[6] = {0, 0, 0, 0, 0, 0};

@@ -52,11 +52,15 @@ struct Params {
   bool finite_difference = false;  // WENO5 on point values (Shu-Osher conservative FD)
   kernels::cfd::Viscosity viscosity{kernels::cfd::ViscosityLaw::none, 0, 0.72, 1, 0.3831};
   Boundaries boundaries;
-  BodyProgram bodies;  // [[geometry]]: none, or (for now) only for `check`
+  BodyProgram bodies;  // [[geometry]]: cut cells (docs/solvers/cfd.md §7)
   CaseSetup setup{};
   bool viscous() const { return viscosity.law != kernels::cfd::ViscosityLaw::none; }
   // The fourth-order conversions read one more layer (cell averages -> points).
-  int halo() const { return kernels::cfd::stencil_halo(reconstruction) + (fourth_order ? 1 : 0); }
+  // Bodies: flux redistribution reads the conservative update two cells away.
+  int halo() const {
+    const int stencil = kernels::cfd::stencil_halo(reconstruction) + (fourth_order ? 1 : 0);
+    return bodies.empty() || stencil >= 2 ? stencil : 2;
+  }
 };
 
 Params read_params(io::CaseFile& file);

@@ -149,6 +149,7 @@ CfdSolver::CfdSolver(const Params& params, const Decomposition& decomposition,
     point_flux_ = padded_field("cfd::point_flux", vars + 1, n, ghost_);
   }
   initialize_state();
+  if (has_bodies()) setup_bodies();
 }
 
 // Point values at the cell centres (the usual finite-volume start of these
@@ -181,11 +182,14 @@ double CfdSolver::max_signal_rate() {
   const real ih0 = inv_h[0], ih1 = inv_h[1], ih2 = inv_h[2];
   const real diffusive_factor =
       math::max(real(4.0 / 3.0), real(params_.gamma / params_.viscosity.prandtl));
+  const bool bodies = has_bodies();
+  const NodeView fraction = cut_.volume;
   double rate = 0;
   Kokkos::parallel_reduce(
       "cfd::max_signal_rate", owned_cells(decomposition_.local_cells(), ghost_),
       KOKKOS_LAMBDA(int k, int j, int i, double& m) {
         using namespace kernels::cfd;
+        if (bodies && fraction(k, j, i) == 0.0) return;  // covered: inert
         const Primitive w = to_primitive(load_conserved(s, k, j, i), gamma);
         const real c = sound_speed(w, gamma);
         real r = (math::fabs(w.vel[0]) + c) * ih0 + (math::fabs(w.vel[1]) + c) * ih1 +
@@ -213,13 +217,25 @@ void CfdSolver::step(double time, double dt, PhaseTimer& timer) {
   Kokkos::deep_copy(fallback_faces_, 0LL);
   const kernels::SspScheme scheme = kernels::ssp_scheme(params_.integrator);
   double stage_time = 0.0;
+  std::array<double, 3> impulse{0.0, 0.0, 0.0};
   for (int s = 0; s < scheme.stages; ++s) {
     fill_ghosts(state_, time + stage_time * dt, timer);
     compute_primitives(state_);
     compute_fluxes();
-    update_stage(scheme.stage[s], dt, s == 0);
+    if (has_bodies()) {
+      // The wall's share of this stage's momentum, weighted as the update is.
+      const std::array<double, 3> force = wall_force(primitive_);
+      for (int d = 0; d < 3; ++d)
+        impulse[d] = scheme.stage[s].a1 * impulse[d] + scheme.stage[s].b * dt * force[d];
+      compute_cut_divergence();
+      compute_excess();
+      update_cut_stage(scheme.stage[s], dt, s == 0);
+    } else {
+      update_stage(scheme.stage[s], dt, s == 0);
+    }
     stage_time = scheme.stage[s].a1 * stage_time + scheme.stage[s].b;
   }
+  for (int d = 0; d < 3; ++d) wall_impulse_[d] += impulse[d];
 }
 
 // The halo exchange fills rank and periodic ghosts on every axis; then the
@@ -254,6 +270,7 @@ FluxParams make_flux_params(const Params& params) {
   p.low_mach = params.low_mach;
   p.viscous = params.viscous();
   p.viscosity = params.viscosity;
+  p.bodies = false;
   for (int a = 0; a < 3; ++a) {
     p.active[a] = params.geometry.cells[a] > 1 ? 1 : 0;
     p.inv_h[a] = p.active[a] ? real(1.0 / params.geometry.spacing(a)) : real(0);
@@ -277,12 +294,14 @@ FaceRanges make_face_ranges(const Decomposition& decomposition, const Int3& ghos
 // indices are owned cells.
 void CfdSolver::compute_fluxes() {
   if (params_.fourth_order) return compute_fourth_order_fluxes();
-  const FluxParams p = make_flux_params(params_);
+  FluxParams p = make_flux_params(params_);
   const FaceRanges r = make_face_ranges(decomposition_, ghost_);
   const Int3& g = ghost_;
   Kokkos::Array<int, 3> end{};
   for (int a = 0; a < 3; ++a) end[a] = r.owned_end[a] + p.active[a];
   const CellPolicy cells({g[2], g[1], g[0]}, {end[2], end[1], end[0]});
+  p.bodies = has_bodies();
+  p.fraction = cut_.volume;
   const Fluxes f{primitive_, flux_[0], flux_[1], flux_[2], fallback_faces_};
   if (params_.finite_difference) return launch_fluxes<FiniteDifferenceFace>(f, p, cells, r);
   switch (params_.reconstruction) {

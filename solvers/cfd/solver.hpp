@@ -14,6 +14,8 @@
 #include "core/solver.hpp"
 #include "solvers/cfd/params.hpp"
 
+#include <array>
+
 namespace cb::cfd {
 
 using Counter = Kokkos::View<long long, MemSpace>;
@@ -38,6 +40,7 @@ class CfdSolver : public GridSolver {
 
   LocalGrid local_grid() const { return make_local_grid(params_.geometry, decomposition_, ghost_); }
   const Field& state() const { return state_; }
+  const CutCells& cut_cells() const { return cut_; }  // empty without bodies
 
   // Kernel launch sites. Public only because CUDA does not allow an extended
   // (__host__ __device__) lambda inside a private member function.
@@ -50,6 +53,16 @@ class CfdSolver : public GridSolver {
   void update_stage(const kernels::SspStage& stage, double dt, bool first_stage);
   double max_signal_rate();
   void compute_derived();
+  // Cut cells ([[geometry]] bodies; solvers/cfd/embedded.cpp).
+  void setup_bodies();
+  void compute_cut_divergence();
+  void compute_excess();
+  void update_cut_stage(const kernels::SspStage& stage, double dt, bool first_stage);
+  std::array<double, 3> wall_force(const Field& primitive);
+  // The momentum the body walls gave the fluid since the start: the time
+  // integral of the pressure force, stage-weighted as the RK update is.
+  const std::array<double, 3>& wall_impulse() const { return wall_impulse_; }
+  bool has_bodies() const { return !params_.bodies.empty(); }
 
  private:
   void fill_ghosts(const Field& state, double time, PhaseTimer& timer);
@@ -64,10 +77,16 @@ class CfdSolver : public GridSolver {
   Field flux_[3];         // per axis: flux through the low face of each cell
   Field derived_;         // u, v, w, p, mach for output
   // [cfd] fourth_order only (solvers/cfd/fourth_order.cpp):
-  Field average_primitive_;   // cell averages of rho, u, v, w, p
-  Field face_state_;          // WENO5 face averages along one axis, left then right
-  Field point_flux_;          // face-centre point fluxes along one axis and a fallback flag
-  Counter fallback_faces_;    // faces that fell back to first order this step
+  Field average_primitive_;  // cell averages of rho, u, v, w, p
+  Field face_state_;         // WENO5 face averages along one axis, left then right
+  Field point_flux_;         // face-centre point fluxes along one axis and a fallback flag
+  Counter fallback_faces_;   // faces that fell back to first order this step
+  // [[geometry]] bodies only:
+  CutCells cut_;      // fractions, apertures and wall areas of the padded cells
+  NodeView weight_;   // fluid fraction; 0 also in ghosts beyond a physical boundary
+  Field divergence_;  // conservative update -div F / kappa of each fluid cell
+  Field excess_;      // per cut cell: redistributed mass / neighbours' fractions
+  std::array<double, 3> wall_impulse_{0.0, 0.0, 0.0};
   OrderedSum sums_;           // diagnostics, the same on every thread count
   PhaseTimer scratch_timer_;  // for ghost fills outside a step (diagnostics)
 };

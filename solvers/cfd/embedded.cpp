@@ -1,0 +1,219 @@
+// Cut-cell finite volumes of the CFD solver (docs/solvers/cfd.md §7). Per RK
+// stage, after the face fluxes:
+//   1. the conservative update of each fluid cell (fraction kappa, volume V),
+//        DC = -(sum_faces a_f S_f F_f . n_f - p_w A n_b) / (kappa V),
+//      with the face apertures a_f, the wall pressure p_w on the body's
+//      surface A n_b in the cell (kernels/cfd/embedded.hpp); covered cells 0;
+//   2. the halo exchange of DC, then per cut cell (0 < kappa < 1) the
+//      neighbourhood average DNC = sum kappa_j DC_j / sum kappa_j over the
+//      3^d block around it and the mass it does not take,
+//        dM = kappa (1 - kappa) (DC - DNC)   (Colella et al. 2006, eqs. 3.9-3.12);
+//   3. the update kappa DC + (1 - kappa) DNC of a cut cell, plus the dM of the
+//      cut cells around every fluid cell, shared in proportion to the
+//      receivers' fractions: sum_j kappa_j V (update_j) = sum_j kappa_j V DC_j,
+//      conservative to round-off, and the time step is that of full cells.
+// Every sum runs over neighbours in a fixed order from values that are
+// functions of global position, so any rank layout gives the same bits.
+#include "kernels/cfd/embedded.hpp"
+#include "solvers/cfd/solver.hpp"
+
+#include <mpi.h>
+
+namespace cb::cfd {
+namespace {
+
+using kernels::cfd::variables;
+
+// The reach of the redistribution neighbourhood along each axis (0 on unused axes).
+struct Reach {
+  int x, y, z;
+};
+
+// The fraction-weighted mean of DC over the block around (k, j, i), the cell
+// included (v: the variable), and the fractions of the others.
+struct Neighbourhood {
+  real mean[variables];
+  double others;
+};
+
+KOKKOS_INLINE_FUNCTION Neighbourhood neighbourhood(const Field& dc, const NodeView& weight,
+                                                   const Reach& r, int k, int j, int i) {
+  Neighbourhood n{{0, 0, 0, 0, 0}, 0.0};
+  double total = 0.0;
+  for (int c = -r.z; c <= r.z; ++c)
+    for (int b = -r.y; b <= r.y; ++b)
+      for (int a = -r.x; a <= r.x; ++a) {
+        const double w = weight(k + c, j + b, i + a);
+        if (w == 0.0) continue;
+        total += w;
+        if (a != 0 || b != 0 || c != 0) n.others += w;
+        for (int v = 0; v < variables; ++v) n.mean[v] += real(w) * dc(v, k + c, j + b, i + a);
+      }
+  for (int v = 0; v < variables; ++v) n.mean[v] /= real(total);
+  return n;
+}
+
+KOKKOS_INLINE_FUNCTION bool is_cut(double kappa) {
+  return kappa > 0.0 && kappa < 1.0;
+}
+
+}  // namespace
+
+// The cut-cell geometry of the padded block; the fluid fraction for the
+// redistribution weights, zero in the ghosts beyond physical boundaries (no
+// cells there to take mass).
+void CfdSolver::setup_bodies() {
+  const Int3& n = decomposition_.local_cells();
+  const Int3 padded{n[0] + 2 * ghost_[0], n[1] + 2 * ghost_[1], n[2] + 2 * ghost_[2]};
+  cut_ = make_cut_cells(params_.bodies, local_grid(), padded);
+  weight_ = NodeView("cfd::redistribution_weight", padded[2], padded[1], padded[0]);
+  divergence_ = padded_field("cfd::divergence", variables, n, ghost_);
+  excess_ = padded_field("cfd::excess", variables, n, ghost_);
+  int lo[3], hi[3];
+  for (int a = 0; a < 3; ++a) {
+    const bool periodic = params_.geometry.periodic[a];
+    lo[a] = decomposition_.at_physical_boundary(a, 0) && !periodic ? ghost_[a] : 0;
+    hi[a] = decomposition_.at_physical_boundary(a, 1) && !periodic ? ghost_[a] + n[a] : padded[a];
+  }
+  const NodeView volume = cut_.volume, weight = weight_;
+  const int lx = lo[0], ly = lo[1], lz = lo[2], hx = hi[0], hy = hi[1], hz = hi[2];
+  Kokkos::parallel_for(
+      "cfd::redistribution_weight", CellPolicy({0, 0, 0}, {padded[2], padded[1], padded[0]}),
+      KOKKOS_LAMBDA(int k, int j, int i) {
+        const bool inside = i >= lx && i < hx && j >= ly && j < hy && k >= lz && k < hz;
+        weight(k, j, i) = inside ? volume(k, j, i) : 0.0;
+      });
+}
+
+// Step 1: DC of every owned fluid cell from the face fluxes and the wall.
+void CfdSolver::compute_cut_divergence() {
+  const Field w = primitive_, dc = divergence_;
+  const Field fx = flux_[0], fy = flux_[1], fz = flux_[2];
+  const NodeView volume = cut_.volume, apx = cut_.aperture[0], apy = cut_.aperture[1],
+                 apz = cut_.aperture[2];
+  const AreaView area = cut_.boundary;
+  const int ax = active(0), ay = active(1), az = active(2);
+  const GridGeometry& geo = params_.geometry;
+  const real ihx = real(1.0 / geo.spacing(0)), ihy = real(1.0 / geo.spacing(1)),
+             ihz = real(1.0 / geo.spacing(2));
+  const real inv_volume = real(1.0 / (geo.spacing(0) * geo.spacing(1) * geo.spacing(2)));
+  const real gamma = real(params_.gamma);
+  Kokkos::parallel_for(
+      "cfd::cut_divergence", owned_cells(decomposition_.local_cells(), ghost_),
+      KOKKOS_LAMBDA(int k, int j, int i) {
+        const double kappa = volume(k, j, i);
+        real rhs[variables] = {0, 0, 0, 0, 0};
+        if (kappa > 0.0) {
+          for (int v = 0; v < variables; ++v) {
+            if (ax)
+              rhs[v] -= (real(apx(k, j, i + 1)) * fx(v, k, j, i + 1) -
+                         real(apx(k, j, i)) * fx(v, k, j, i)) *
+                        ihx;
+            if (ay)
+              rhs[v] -= (real(apy(k, j + 1, i)) * fy(v, k, j + 1, i) -
+                         real(apy(k, j, i)) * fy(v, k, j, i)) *
+                        ihy;
+            if (az)
+              rhs[v] -= (real(apz(k + 1, j, i)) * fz(v, k + 1, j, i) -
+                         real(apz(k, j, i)) * fz(v, k, j, i)) *
+                        ihz;
+          }
+          const double a = area(k, j, i, 3);
+          if (a > 0.0) {
+            const real n[3] = {real(area(k, j, i, 0) / a), real(area(k, j, i, 1) / a),
+                               real(area(k, j, i, 2) / a)};
+            const real pw =
+                kernels::cfd::wall_pressure(kernels::cfd::load_primitive(w, k, j, i), n, gamma);
+            for (int d = 0; d < 3; ++d) rhs[1 + d] += pw * real(area(k, j, i, d)) * inv_volume;
+          }
+          for (int v = 0; v < variables; ++v) rhs[v] /= real(kappa);
+        }
+        for (int v = 0; v < variables; ++v) dc(v, k, j, i) = rhs[v];
+      });
+}
+
+// Step 2: DC into the ghosts, then dM / (sum of the neighbours' fractions) of
+// every cut cell among the owned cells and one layer around them.
+void CfdSolver::compute_excess() {
+  halo_.exchange(divergence_);
+  const Field dc = divergence_, excess = excess_;
+  const NodeView weight = weight_;
+  const Reach r{active(0), active(1), active(2)};
+  const Int3& g = ghost_;
+  const Int3& n = decomposition_.local_cells();
+  const CellPolicy cells({g[2] - r.z, g[1] - r.y, g[0] - r.x},
+                         {g[2] + n[2] + r.z, g[1] + n[1] + r.y, g[0] + n[0] + r.x});
+  Kokkos::parallel_for(
+      "cfd::redistribution_excess", cells, KOKKOS_LAMBDA(int k, int j, int i) {
+        const double kappa = weight(k, j, i);
+        real out[variables] = {0, 0, 0, 0, 0};
+        if (is_cut(kappa)) {
+          const Neighbourhood nb = neighbourhood(dc, weight, r, k, j, i);
+          if (nb.others > 0.0) {
+            const real share = real(kappa * (1.0 - kappa) / nb.others);
+            for (int v = 0; v < variables; ++v) out[v] = share * (dc(v, k, j, i) - nb.mean[v]);
+          }
+        }
+        for (int v = 0; v < variables; ++v) excess(v, k, j, i) = out[v];
+      });
+}
+
+// Step 3 and the RK stage u = a0 u^n + a1 u + b dt L(u); covered cells keep
+// their state.
+void CfdSolver::update_cut_stage(const kernels::SspStage& stage, double dt, bool first_stage) {
+  const Field s = state_, s0 = state0_, dc = divergence_, excess = excess_;
+  const NodeView weight = weight_;
+  const Reach r{active(0), active(1), active(2)};
+  const real step = real(dt);
+  Kokkos::parallel_for(
+      "cfd::update_cut_stage", owned_cells(decomposition_.local_cells(), ghost_),
+      KOKKOS_LAMBDA(int k, int j, int i) {
+        const double kappa = weight(k, j, i);
+        real rhs[variables];
+        for (int v = 0; v < variables; ++v) rhs[v] = dc(v, k, j, i);
+        if (is_cut(kappa)) {
+          const Neighbourhood nb = neighbourhood(dc, weight, r, k, j, i);
+          if (nb.others > 0.0) {
+            for (int v = 0; v < variables; ++v)
+              rhs[v] = real(kappa) * rhs[v] + real(1.0 - kappa) * nb.mean[v];
+          }
+        }
+        for (int c = -r.z; c <= r.z; ++c)
+          for (int b = -r.y; b <= r.y; ++b)
+            for (int a = -r.x; a <= r.x; ++a) {
+              if (a == 0 && b == 0 && c == 0) continue;
+              for (int v = 0; v < variables; ++v) rhs[v] += excess(v, k + c, j + b, i + a);
+            }
+        for (int v = 0; v < variables; ++v) {
+          const real u = s(v, k, j, i);
+          if (first_stage) s0(v, k, j, i) = u;
+          if (kappa == 0.0) continue;
+          const real u0 = first_stage ? u : s0(v, k, j, i);
+          s(v, k, j, i) = kernels::ssp_update(stage, u0, u, rhs[v], step);
+        }
+      });
+}
+
+// sum of p_w A n_b over the owned cut cells and all ranks: the pressure force
+// of the fluid on the bodies is minus this.
+std::array<double, 3> CfdSolver::wall_force(const Field& primitive) {
+  const Field w = primitive;
+  const AreaView area = cut_.boundary;
+  const real gamma = real(params_.gamma);
+  const Sums<3> mine = sums_.sum_cells<3>(
+      "cfd::wall_force", decomposition_.local_cells(), ghost_,
+      KOKKOS_LAMBDA(int k, int j, int i, double* t) {
+        const double a = area(k, j, i, 3);
+        if (!(a > 0.0)) return;
+        const real n[3] = {real(area(k, j, i, 0) / a), real(area(k, j, i, 1) / a),
+                           real(area(k, j, i, 2) / a)};
+        const double pw =
+            kernels::cfd::wall_pressure(kernels::cfd::load_primitive(w, k, j, i), n, gamma);
+        for (int d = 0; d < 3; ++d) t[d] += pw * area(k, j, i, d);
+      });
+  std::array<double, 3> total{0.0, 0.0, 0.0};
+  MPI_Allreduce(mine.value, total.data(), 3, MPI_DOUBLE, MPI_SUM, decomposition_.comm());
+  return total;
+}
+
+}  // namespace cb::cfd

@@ -1,0 +1,238 @@
+// Cut-cell finite volumes of the CFD solver (solvers/cfd/embedded.cpp,
+// docs/solvers/cfd.md §7): a gas at rest around a cylinder and a sphere stays
+// at rest, a uniform stream along a tilted wall stays uniform, mass and energy
+// are conserved and momentum changes by the wall's impulse, and a supersonic
+// stream over a wedge gives the oblique-shock pressure ratio.
+#include "core/decomposition.hpp"
+#include "io/case_file.hpp"
+#include "precision.hpp"
+#include "solvers/cfd/solver.hpp"
+
+#include <catch2/catch_test_macros.hpp>
+
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <memory>
+#include <string>
+
+using namespace cb;
+using cb::test::round_off;
+
+namespace {
+
+constexpr double pi = 3.14159265358979323846;
+
+// A solver on this rank from a case text.
+struct ApiRun {
+  explicit ApiRun(const std::string& text)
+      : file(io::CaseFile::parse(text, "api.toml")),
+        params(cfd::read_params(file)),
+        decomposition(MPI_COMM_SELF, params.geometry.cells, params.geometry.periodic),
+        solver(std::make_unique<cfd::CfdSolver>(params, decomposition)) {}
+
+  // Steps to `end` (or `steps` steps); returns the time reached.
+  double advance(int steps, double end = 1e300) {
+    PhaseTimer timer;
+    for (int s = 0; s < steps && time < end; ++s) {
+      const double dt = std::min(solver->stable_dt(), end - time);
+      solver->step(time, dt, timer);
+      time += dt;
+    }
+    return time;
+  }
+
+  std::map<std::string, double> diagnostics() {
+    std::map<std::string, double> m;
+    for (const auto& d : solver->diagnostics(time)) m[d.name] = d.value;
+    return m;
+  }
+
+  io::CaseFile file;
+  cfd::Params params;
+  Decomposition decomposition;
+  std::unique_ptr<cfd::CfdSolver> solver;
+  double time = 0.0;
+};
+
+// The largest |primitive - reference| over the fluid cells (rho, u, v, w, p),
+// and the number of cut cells.
+struct Deviation {
+  double max = 0.0;
+  int cut_cells = 0;
+};
+
+Deviation deviation_from(ApiRun& run, const double reference[5]) {
+  const auto s = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), run.solver->state());
+  const auto kappa =
+      Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), run.solver->cut_cells().volume);
+  const Int3 n = run.decomposition.local_cells();
+  const Int3 g = ghost_widths(run.params.geometry.cells, run.params.halo());
+  const double gamma = run.params.gamma;
+  Deviation d;
+  for (int k = g[2]; k < g[2] + n[2]; ++k)
+    for (int j = g[1]; j < g[1] + n[1]; ++j)
+      for (int i = g[0]; i < g[0] + n[0]; ++i) {
+        if (kappa(k, j, i) == 0.0) continue;
+        d.cut_cells += kappa(k, j, i) < 1.0;
+        const double rho = s(0, k, j, i),
+                     u[3] = {s(1, k, j, i) / rho, s(2, k, j, i) / rho, s(3, k, j, i) / rho};
+        const double p =
+            (gamma - 1) * (s(4, k, j, i) - 0.5 * rho * (u[0] * u[0] + u[1] * u[1] + u[2] * u[2]));
+        const double w[5] = {rho, u[0], u[1], u[2], p};
+        for (int v = 0; v < 5; ++v) d.max = std::max(d.max, std::abs(w[v] - reference[v]));
+      }
+  return d;
+}
+
+std::string exact(double x) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.17g", x);
+  return text;
+}
+
+std::string uniform_case(const std::string& cells, const std::string& hi,
+                         const std::string& velocity, const std::string& body,
+                         const std::string& extra = "") {
+  return "[run]\ncase = \"uniform\"\n[grid]\ncells = " + cells + "\nhi = " + hi +
+         "\n[initial]\ndensity = 1.4\npressure = 1.0\nvelocity = " + velocity + "\n" + extra +
+         "\n[[geometry]]\nname = \"body\"\n" + body;
+}
+
+}  // namespace
+
+TEST_CASE("a gas at rest around a cylinder and a sphere stays at rest", "[cfd][cut_cells]") {
+  const double rest[5] = {1.4, 0, 0, 0, 1.0};
+  const std::string cylinder = "shape = \"cylinder\"\ncenter = [0.5, 0.5, 0]\nradius = 0.23\n";
+  const std::string sphere = "shape = \"sphere\"\ncenter = [0.5, 0.48, 0.51]\nradius = 0.27\n";
+  for (const auto& [text, steps] :
+       {std::pair{uniform_case("[40, 40, 1]", "[1.0, 1.0, 0.025]", "[0, 0, 0]", cylinder), 200},
+        std::pair{uniform_case("[20, 20, 20]", "[1.0, 1.0, 1.0]", "[0, 0, 0]", sphere), 40}}) {
+    ApiRun run(text);
+    run.advance(steps);
+    const Deviation d = deviation_from(run, rest);
+    INFO(text << "\nmax deviation " << d.max << " over " << d.cut_cells << " cut cells");
+    CHECK(d.cut_cells > 0);
+    CHECK(d.max <= round_off(1e-13));
+  }
+}
+
+TEST_CASE("a uniform stream along a wall tilted 30 degrees stays uniform", "[cfd][cut_cells]") {
+  // Solid below the line through (0.5, 0.3) at 30 degrees to x; the stream
+  // runs along it at Mach 0.5 (c = 1).
+  const double angle = pi / 6, speed = 0.5;
+  const double stream[5] = {1.4, speed * std::cos(angle), speed * std::sin(angle), 0, 1.0};
+  const std::string velocity = "[" + exact(stream[1]) + ", " + exact(stream[2]) + ", 0.0]";
+  const std::string wall =
+      "shape = \"half_space\"\ncenter = [0.5, 0.3, 0.0]\nrotate = [-90.0, 0.0, 30.0]\n";
+  ApiRun run(uniform_case("[48, 48, 1]", "[1.0, 1.0, 0.02]", velocity, wall));
+  run.advance(100);
+  const Deviation d = deviation_from(run, stream);
+  INFO("max deviation " << d.max << " over " << d.cut_cells << " cut cells");
+  CHECK(d.cut_cells > 40);
+  CHECK(d.max <= round_off(1e-12));
+}
+
+TEST_CASE("mass and energy are conserved; momentum changes by the wall's impulse",
+          "[cfd][cut_cells]") {
+  // Periodic boxes: the isentropic vortex passing a cylinder (2-D), a stream
+  // through a periodic box past a sphere (3-D).
+  const std::string cylinder =
+      "\n[[geometry]]\nname = \"cylinder\"\nshape = \"cylinder\"\n"
+      "center = [4.0, 1.0, 0.0]\nradius = 2.3\n";
+  const std::string periodic =
+      "[boundary]\nx_lo = \"periodic\"\nx_hi = \"periodic\"\ny_lo = \"periodic\"\n"
+      "y_hi = \"periodic\"\nz_lo = \"periodic\"\nz_hi = \"periodic\"\n";
+  const std::string sphere = "shape = \"sphere\"\ncenter = [0.5, 0.52, 0.47]\nradius = 0.26\n";
+  for (const auto& [text, steps] :
+       {std::pair{
+            std::string("[run]\ncase = \"isentropic_vortex\"\n[grid]\ncells = [40, 40, 1]\n") +
+                cylinder,
+            60},
+        std::pair{
+            uniform_case("[16, 16, 16]", "[1.0, 1.0, 1.0]", "[0.6, 0.2, 0.1]", sphere, periodic),
+            30}}) {
+    ApiRun run(text);
+    const auto first = run.diagnostics();
+    run.advance(steps);
+    const auto last = run.diagnostics();
+    const auto& impulse = run.solver->wall_impulse();
+    const double scale = std::abs(first.at("energy"));
+    INFO(text);
+    for (const char* name : {"mass", "energy"}) {
+      INFO(name << " " << first.at(name) << " changed by " << last.at(name) - first.at(name));
+      CHECK(std::abs(last.at(name) - first.at(name)) <= round_off(1e-13) * scale);
+    }
+    const char* momenta[3] = {"mom_x", "mom_y", "mom_z"};
+    for (int d = 0; d < 3; ++d) {
+      const double change = last.at(momenta[d]) - first.at(momenta[d]);
+      INFO(momenta[d] << " changed by " << change << ", the wall's impulse " << impulse[d]
+                      << ", difference " << change - impulse[d]);
+      CHECK(std::abs(change - impulse[d]) <= round_off(1e-13) * scale);
+    }
+    // The body is pushed: a non-trivial budget.
+    CHECK(std::abs(impulse[0]) + std::abs(impulse[1]) > 1e-6 * scale);
+  }
+}
+
+namespace {
+
+// The weak-shock angle of the theta-beta-Mach relation, tan theta =
+// 2 cot beta (M^2 sin^2 beta - 1) / (M^2 (gamma + cos 2 beta) + 2) (Anderson,
+// Modern Compressible Flow, 3rd ed., eq. 4.17): the first beta above the Mach
+// angle where it reaches theta, by bisection.
+double weak_shock_angle(double mach, double theta, double gamma) {
+  auto deflection = [&](double beta) {
+    const double m2 = mach * mach, s = std::sin(beta);
+    return std::atan(2.0 / std::tan(beta) * (m2 * s * s - 1) /
+                     (m2 * (gamma + std::cos(2 * beta)) + 2));
+  };
+  double lo = std::asin(1.0 / mach), hi = lo;
+  while (deflection(hi) < theta) hi += 1e-3;
+  for (int i = 0; i < 100; ++i) {
+    const double mid = 0.5 * (lo + hi);
+    (deflection(mid) < theta ? lo : hi) = mid;
+  }
+  return 0.5 * (lo + hi);
+}
+
+}  // namespace
+
+TEST_CASE("a Mach 2.5 stream over a 15 degree wedge: the oblique-shock pressure ratio",
+          "[cfd][cut_cells][validation]") {
+  const double mach = 2.5, theta = 15.0 * pi / 180, gamma = 1.4;
+  const double beta = weak_shock_angle(mach, theta, gamma);
+  const double ms = mach * std::sin(beta);
+  const double ratio = 1 + 2 * gamma / (gamma + 1) * (ms * ms - 1);  // Anderson eq. 4.9
+  const std::string text = uniform_case(
+      "[120, 60, 1]", "[1.0, 0.5, 0.01]", "[2.5, 0.0, 0.0]",
+      "shape = \"half_space\"\ncenter = [0.2, 0.0, 0.0]\nrotate = [-90.0, 0.0, 15.0]\n",
+      "[boundary]\nx_lo = \"inflow\"\ninflow_x_lo = [1.4, 2.5, 0.0, 0.0, 1.0]\n"
+      "y_lo = \"slip_wall\"\n");
+  ApiRun run(text);
+  run.advance(100000, 1.5);  // 3.75 times the time the stream takes to cross
+  const auto s = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), run.solver->state());
+  const Int3 g = ghost_widths(run.params.geometry.cells, run.params.halo());
+  const double h = 1.0 / 120;
+  // Cells 0.6 < x < 0.8 between the wedge and the shock, four cells from each.
+  double sum = 0, low = 1e300, high = 0;
+  int count = 0;
+  for (int j = 0; j < 60; ++j)
+    for (int i = 0; i < 120; ++i) {
+      const double x = (i + 0.5) * h, y = (j + 0.5) * h;
+      if (x < 0.6 || x > 0.8) continue;
+      if (y < (x - 0.2) * std::tan(theta) + 4 * h || y > (x - 0.2) * std::tan(beta) - 4 * h)
+        continue;
+      const int a = i + g[0], b = j + g[1];
+      const double rho = s(0, 0, b, a), u = s(1, 0, b, a) / rho, v = s(2, 0, b, a) / rho;
+      const double p = (gamma - 1) * (s(4, 0, b, a) - 0.5 * rho * (u * u + v * v));
+      sum += p, low = std::min(low, p), high = std::max(high, p), ++count;
+    }
+  const double mean = sum / count;
+  INFO("beta " << beta * 180 / pi << " deg, p2/p1 theory " << ratio << ", measured mean " << mean
+               << " (" << low << " .. " << high << ") over " << count << " cells");
+  REQUIRE(count > 50);
+  CHECK(std::abs(mean / ratio - 1) < 0.01);
+  CHECK(std::abs(high / ratio - 1) < 0.03);
+  CHECK(std::abs(low / ratio - 1) < 0.03);
+}

@@ -114,7 +114,33 @@ TEST_CASE("a gas at rest around a cylinder and a sphere stays at rest", "[cfd][c
     INFO(text << "\nmax deviation " << d.max << " over " << d.cut_cells << " cut cells");
     CHECK(d.cut_cells > 0);
     CHECK(d.max <= round_off(1e-13));
+    // Uniform pressure on a closed body: no force (the areas A n_b sum to 0).
+    const auto diagnostics = run.diagnostics();
+    for (const char* name : {"force_x", "force_y", "force_z"}) {
+      INFO(name << " " << diagnostics.at(name));
+      CHECK(std::abs(diagnostics.at(name)) <= round_off(1e-13));
+    }
   }
+}
+
+TEST_CASE("two bodies: their forces add up to the total, the stream drags both",
+          "[cfd][cut_cells]") {
+  const std::string second =
+      "\n[[geometry]]\nname = \"second\"\nshape = \"sphere\"\ncenter = [0.6, 0.3, 0.0]\n"
+      "radius = 0.1\n";
+  ApiRun run(
+      uniform_case("[48, 48, 1]", "[1.0, 1.0, 0.02]", "[0.4, 0.0, 0.0]",
+                   "shape = \"cylinder\"\ncenter = [0.4, 0.7, 0.0]\nradius = 0.12\n" + second));
+  run.advance(40);
+  const auto d = run.diagnostics();
+  for (const char* axis : {"x", "y", "z"}) {
+    const std::string total = std::string("force_") + axis;
+    INFO(total << " " << d.at(total) << " = " << d.at(total + "_1") << " + " << d.at(total + "_2"));
+    CHECK(std::abs(d.at(total + "_1") + d.at(total + "_2") - d.at(total)) <=
+          round_off(1e-14) * std::abs(d.at("force_x")));
+  }
+  CHECK(d.at("force_x_1") > 0.0);
+  CHECK(d.at("force_x_2") > 0.0);
 }
 
 TEST_CASE("a uniform stream along a wall tilted 30 degrees stays uniform", "[cfd][cut_cells]") {

@@ -116,9 +116,14 @@ std::vector<Diagnostic> CfdSolver::diagnostics(double time) {
     // The pressure force on the bodies, -sum p_w A n_b (n_b into the fluid).
     compute_primitives(state_);
     const std::array<double, 3> wall = wall_force(primitive_);
-    out.push_back({"force_x", -wall[0]});
-    out.push_back({"force_y", -wall[1]});
-    out.push_back({"force_z", -wall[2]});
+    const char* axes[3] = {"x", "y", "z"};
+    for (int d = 0; d < 3; ++d) out.push_back({std::string("force_") + axes[d], -wall[d]});
+    const int bodies_count = static_cast<int>(params_.bodies.names.size());
+    for (int b = 0; bodies_count > 1 && b < bodies_count; ++b) {
+      const std::array<double, 3> own = wall_force(primitive_, b);
+      for (int d = 0; d < 3; ++d)
+        out.push_back({"force_" + std::string(axes[d]) + "_" + std::to_string(b + 1), -own[d]});
+    }
   }
   return out;
 }

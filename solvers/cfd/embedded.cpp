@@ -57,6 +57,35 @@ KOKKOS_INLINE_FUNCTION bool is_cut(double kappa) {
   return kappa > 0.0 && kappa < 1.0;
 }
 
+// Per padded cell, the index of the body whose own phi is smallest at the
+// cell centre (the body a cut cell's wall belongs to, for the forces).
+Kokkos::View<int***, Kokkos::LayoutRight, MemSpace> nearest_body(const BodyProgram& bodies,
+                                                                 const LocalGrid& grid,
+                                                                 const Int3& padded) {
+  Kokkos::View<int***, Kokkos::LayoutRight, MemSpace> owner("cfd::body_of", padded[2], padded[1],
+                                                            padded[0]);
+  const auto nodes = to_device_view("cfd::force_nodes", bodies.nodes);
+  const auto triangles = to_device_view("cfd::force_triangles", bodies.triangles);
+  const auto begin = to_device_view("cfd::body_begin", bodies.begin);
+  const auto end = to_device_view("cfd::body_end", bodies.end);
+  const int count = static_cast<int>(bodies.begin.size());
+  Kokkos::parallel_for(
+      "cfd::body_of", CellPolicy({0, 0, 0}, {padded[2], padded[1], padded[0]}),
+      KOKKOS_LAMBDA(int k, int j, int i) {
+        double x[3];
+        grid.center(k, j, i, x);
+        int best = 0;
+        double lowest = 0.0;
+        for (int b = 0; b < count; ++b) {
+          const double phi = kernels::cfd::body_phi(nodes.data() + begin(b), end(b) - begin(b),
+                                                    triangles.data(), x);
+          if (b == 0 || phi < lowest) best = b, lowest = phi;
+        }
+        owner(k, j, i) = best;
+      });
+  return owner;
+}
+
 }  // namespace
 
 // The cut-cell geometry of the padded block; the fluid fraction for the
@@ -66,6 +95,7 @@ void CfdSolver::setup_bodies() {
   const Int3& n = decomposition_.local_cells();
   const Int3 padded{n[0] + 2 * ghost_[0], n[1] + 2 * ghost_[1], n[2] + 2 * ghost_[2]};
   cut_ = make_cut_cells(params_.bodies, local_grid(), padded);
+  body_of_ = nearest_body(params_.bodies, local_grid(), padded);
   weight_ = NodeView("cfd::redistribution_weight", padded[2], padded[1], padded[0]);
   divergence_ = padded_field("cfd::divergence", variables, n, ghost_);
   excess_ = padded_field("cfd::excess", variables, n, ghost_);
@@ -194,17 +224,18 @@ void CfdSolver::update_cut_stage(const kernels::SspStage& stage, double dt, bool
       });
 }
 
-// sum of p_w A n_b over the owned cut cells and all ranks: the pressure force
-// of the fluid on the bodies is minus this.
-std::array<double, 3> CfdSolver::wall_force(const Field& primitive) {
+// sum of p_w A n_b over the owned cut cells (of one body, or all) and all
+// ranks: the pressure force of the fluid on the bodies is minus this.
+std::array<double, 3> CfdSolver::wall_force(const Field& primitive, int body) {
   const Field w = primitive;
+  const auto owner = body_of_;
   const AreaView area = cut_.boundary;
   const real gamma = real(params_.gamma);
   const Sums<3> mine = sums_.sum_cells<3>(
       "cfd::wall_force", decomposition_.local_cells(), ghost_,
       KOKKOS_LAMBDA(int k, int j, int i, double* t) {
         const double a = area(k, j, i, 3);
-        if (!(a > 0.0)) return;
+        if (!(a > 0.0) || (body >= 0 && owner(k, j, i) != body)) return;
         const real n[3] = {real(area(k, j, i, 0) / a), real(area(k, j, i, 1) / a),
                            real(area(k, j, i, 2) / a)};
         const double pw =

@@ -58,7 +58,8 @@ class CfdSolver : public GridSolver {
   void compute_cut_divergence();
   void compute_excess();
   void update_cut_stage(const kernels::SspStage& stage, double dt, bool first_stage);
-  std::array<double, 3> wall_force(const Field& primitive);
+  // sum of p_w A n_b over the cut cells of body `body` (all bodies: -1).
+  std::array<double, 3> wall_force(const Field& primitive, int body = -1);
   // The momentum the body walls gave the fluid since the start: the time
   // integral of the pressure force, stage-weighted as the RK update is.
   const std::array<double, 3>& wall_impulse() const { return wall_impulse_; }
@@ -82,7 +83,8 @@ class CfdSolver : public GridSolver {
   Field point_flux_;         // face-centre point fluxes along one axis and a fallback flag
   Counter fallback_faces_;   // faces that fell back to first order this step
   // [[geometry]] bodies only:
-  CutCells cut_;      // fractions, apertures and wall areas of the padded cells
+  CutCells cut_;  // fractions, apertures and wall areas of the padded cells
+  Kokkos::View<int***, Kokkos::LayoutRight, MemSpace> body_of_;  // the body nearest each cell
   NodeView weight_;   // fluid fraction; 0 also in ghosts beyond a physical boundary
   Field divergence_;  // conservative update -div F / kappa of each fluid cell
   Field excess_;      // per cut cell: redistributed mass / neighbours' fractions

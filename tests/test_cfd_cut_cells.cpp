@@ -161,11 +161,13 @@ TEST_CASE("a uniform stream along a wall tilted 30 degrees stays uniform", "[cfd
 
 TEST_CASE("mass and energy are conserved; momentum changes by the wall's impulse",
           "[cfd][cut_cells]") {
-  // Periodic boxes: the isentropic vortex passing a cylinder (2-D), a stream
-  // through a periodic box past a sphere (3-D).
+  // Periodic boxes: the isentropic vortex passing a cylinder, with a second
+  // one across the periodic boundary x = +-10 (2-D); a stream past a sphere (3-D).
   const std::string cylinder =
       "\n[[geometry]]\nname = \"cylinder\"\nshape = \"cylinder\"\n"
-      "center = [4.0, 1.0, 0.0]\nradius = 2.3\n";
+      "center = [4.0, 1.0, 0.0]\nradius = 2.3\n"
+      "[[geometry]]\nname = \"across\"\nshape = \"cylinder\"\n"
+      "center = [10.0, -6.0, 0.0]\nradius = 1.6\n";
   const std::string periodic =
       "[boundary]\nx_lo = \"periodic\"\nx_hi = \"periodic\"\ny_lo = \"periodic\"\n"
       "y_hi = \"periodic\"\nz_lo = \"periodic\"\nz_hi = \"periodic\"\n";

@@ -108,9 +108,11 @@ std::vector<InvarianceRow> weather_invariance() {
 const std::string weno5 = "[cfd]\nreconstruction = \"weno5\"\n";
 const std::string fourth = weno5 + "fourth_order = true\n";
 const std::string finite_difference = weno5 + "finite_difference = true\n";
-// Cut cells: bodies across the rank boundaries, redistribution through them.
+// Cut cells: bodies across the rank and periodic boundaries, redistribution
+// through them.
 const std::string cylinder =
-    "[[geometry]]\nshape = \"cylinder\"\ncenter = [0.4, -0.3, 0.0]\nradius = 3.0\n";
+    "[[geometry]]\nshape = \"cylinder\"\ncenter = [0.4, -0.3, 0.0]\nradius = 3.0\n"
+    "[[geometry]]\nshape = \"cylinder\"\ncenter = [-10.0, 9.6, 0.0]\nradius = 1.7\n";
 const std::string sphere_in_stream =
     "[initial]\nvelocity = [0.8, 0.3, -0.2]\n[[geometry]]\nshape = \"sphere\"\n"
     "center = [0.52, 0.47, 0.5]\nradius = 0.3\n";

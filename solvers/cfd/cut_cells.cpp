@@ -41,19 +41,26 @@ namespace {
 // phi at the nodes of the padded grid refined cut_refinement times, at
 // x = lo + g (h / R) for the global refined index g (the same bits on every
 // rank that holds the node).
-NodeView node_phi(const BodyProgram& bodies, const LocalGrid& grid, const Int3& padded) {
+NodeView node_phi(const BodyProgram& bodies, const LocalGrid& grid, const Int3& padded,
+                  const Int3& periodic) {
   constexpr int R = cut_refinement;
   NodeView phi("cfd::body_phi", R * padded[2] + 1, R * padded[1] + 1, R * padded[0] + 1);
   const auto nodes = to_device_view("cfd::body_nodes", bodies.nodes);
   const auto triangles = to_device_view("cfd::body_triangles", bodies.triangles);
   const int count = static_cast<int>(bodies.nodes.size());
   const bool flat = padded[2] == 1 && grid.cells[2] == 1;  // 2-D: one layer in z
+  const int px = periodic[0], py = periodic[1], pz = periodic[2];
   Kokkos::parallel_for(
       "cfd::body_phi",
       Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<3>>(
           {0, 0, 0}, {R * padded[2] + 1, R * padded[1] + 1, R * padded[0] + 1}),
       KOKKOS_LAMBDA(int k, int j, int i) {
-        const int g[3] = {i + R * grid.shift[0], j + R * grid.shift[1], k + R * grid.shift[2]};
+        int g[3] = {i + R * grid.shift[0], j + R * grid.shift[1], k + R * grid.shift[2]};
+        const int wrap[3] = {px, py, pz};
+        for (int a = 0; a < 3; ++a) {
+          const int n = R * grid.cells[a];
+          if (wrap[a]) g[a] = ((g[a] % n) + n) % n;  // the node's image inside the domain
+        }
         double x[3];
         for (int a = 0; a < 3; ++a) x[a] = grid.lo[a] + g[a] * (grid.h[a] / R);
         if (flat) x[2] = grid.lo[2] + 0.5 * grid.h[2];  // 2-D: the body is a prism
@@ -98,9 +105,10 @@ KOKKOS_INLINE_FUNCTION double refined_volume(const NodeView& phi, int k, int j, 
 
 }  // namespace
 
-CutCells make_cut_cells(const BodyProgram& bodies, const LocalGrid& grid, const Int3& padded) {
+CutCells make_cut_cells(const BodyProgram& bodies, const LocalGrid& grid, const Int3& padded,
+                        const Int3& periodic) {
   CutCells cut;
-  cut.phi = node_phi(bodies, grid, padded);
+  cut.phi = node_phi(bodies, grid, padded, periodic);
   cut.volume = NodeView("cfd::volume_fraction", padded[2], padded[1], padded[0]);
   const char* labels[3] = {"cfd::aperture_x", "cfd::aperture_y", "cfd::aperture_z"};
   for (int a = 0; a < 3; ++a)

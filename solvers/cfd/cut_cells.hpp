@@ -60,7 +60,10 @@ Kokkos::View<T*, MemSpace> to_device_view(const char* label, const std::vector<T
   return view;
 }
 
-CutCells make_cut_cells(const BodyProgram& bodies, const LocalGrid& grid, const Int3& padded);
+// Along a `periodic` axis (non-zero) the ghost cells get the geometry of
+// their images inside the domain.
+CutCells make_cut_cells(const BodyProgram& bodies, const LocalGrid& grid, const Int3& padded,
+                        const Int3& periodic = {0, 0, 0});
 
 // Over the owned cells (ghost layers `ghost` on each side of `cells`): the
 // fluid volume, the wetted area and the smallest non-zero fluid fraction,

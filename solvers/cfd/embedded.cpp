@@ -94,7 +94,9 @@ Kokkos::View<int***, Kokkos::LayoutRight, MemSpace> nearest_body(const BodyProgr
 void CfdSolver::setup_bodies() {
   const Int3& n = decomposition_.local_cells();
   const Int3 padded{n[0] + 2 * ghost_[0], n[1] + 2 * ghost_[1], n[2] + 2 * ghost_[2]};
-  cut_ = make_cut_cells(params_.bodies, local_grid(), padded);
+  const auto& periodic = params_.geometry.periodic;
+  cut_ = make_cut_cells(params_.bodies, local_grid(), padded,
+                        {periodic[0] ? 1 : 0, periodic[1] ? 1 : 0, periodic[2] ? 1 : 0});
   body_of_ = nearest_body(params_.bodies, local_grid(), padded);
   weight_ = NodeView("cfd::redistribution_weight", padded[2], padded[1], padded[0]);
   divergence_ = padded_field("cfd::divergence", variables, n, ghost_);

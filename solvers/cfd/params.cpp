@@ -293,6 +293,11 @@ double field_bytes(const Params& params, int ranks) {
   // fields; fourth order: averaged primitives, face states (2), point fluxes (+ flag)
   double vars = kernels::cfd::variables * (3.0 + axes + 1.0);
   if (params.fourth_order) vars += kernels::cfd::variables * 4.0 + 1.0;
+  // bodies: the conservative update and the redistributed mass (5 + 5); the
+  // fraction, 3 apertures, A n_b and |A|, the redistribution weight (9
+  // doubles), the body index (4 B) and phi at the 2^3 refined nodes per cell
+  if (!params.bodies.empty())
+    vars += 2.0 * kernels::cfd::variables + (9.0 + 0.5 + 8.0) * sizeof(double) / sizeof(real);
   return vars * padded_global_cells(params.geometry, params.halo()) * sizeof(real) / ranks;
 }
 

@@ -27,14 +27,16 @@ KOKKOS_INLINE_FUNCTION double primitive_quantity(const Field& s, int k, int j, i
   return kernels::cfd::mach_number(w, gamma);
 }
 
-// Minimum (or maximum) of a primitive quantity over the owned cells, all ranks.
+// Minimum (or maximum) of a primitive quantity over the owned fluid cells
+// (`fraction` > 0 with bodies), all ranks.
 double extremum(const char* label, const Field& s, real gamma, const CellPolicy& cells, int what,
-                bool minimum, MPI_Comm comm) {
+                bool minimum, MPI_Comm comm, const NodeView& fraction, bool bodies) {
   double value = 0;
   if (minimum) {
     Kokkos::parallel_reduce(
         label, cells,
         KOKKOS_LAMBDA(int k, int j, int i, double& m) {
+          if (bodies && fraction(k, j, i) == 0.0) return;
           m = math::min(m, primitive_quantity(s, k, j, i, what, gamma));
         },
         Kokkos::Min<double>(value));
@@ -42,6 +44,7 @@ double extremum(const char* label, const Field& s, real gamma, const CellPolicy&
     Kokkos::parallel_reduce(
         label, cells,
         KOKKOS_LAMBDA(int k, int j, int i, double& m) {
+          if (bodies && fraction(k, j, i) == 0.0) return;
           m = math::max(m, primitive_quantity(s, k, j, i, what, gamma));
         },
         Kokkos::Max<double>(value));
@@ -90,9 +93,10 @@ std::vector<Diagnostic> CfdSolver::diagnostics(double time) {
       });
   const CellPolicy cells = owned_cells(decomposition_.local_cells(), ghost_);
   const MPI_Comm comm = decomposition_.comm();
-  const double min_rho = extremum("cfd::min_rho", s, gamma, cells, 0, true, comm);
-  const double min_p = extremum("cfd::min_p", s, gamma, cells, 1, true, comm);
-  const double max_mach = extremum("cfd::max_mach", s, gamma, cells, 2, false, comm);
+  const double min_rho = extremum("cfd::min_rho", s, gamma, cells, 0, true, comm, fraction, bodies);
+  const double min_p = extremum("cfd::min_p", s, gamma, cells, 1, true, comm, fraction, bodies);
+  const double max_mach =
+      extremum("cfd::max_mach", s, gamma, cells, 2, false, comm, fraction, bodies);
   long long fallback = 0;
   Kokkos::deep_copy(fallback, fallback_faces_);
   double sums[7];

@@ -50,6 +50,11 @@ NodeView node_phi(const BodyProgram& bodies, const LocalGrid& grid, const Int3& 
   const int count = static_cast<int>(bodies.nodes.size());
   const bool flat = padded[2] == 1 && grid.cells[2] == 1;  // 2-D: one layer in z
   const int px = periodic[0], py = periodic[1], pz = periodic[2];
+  // A surface on grid lines (a grid-aligned box, a step) puts nodes on it,
+  // where rounding leaves phi = +-1e-16 and would make slivers of cells
+  // (fractions ~1e-15) that no time step survives: nodes this close count as
+  // on the surface (the fractions are exact for phi = 0 there).
+  const double on_surface = phi_snap * std::min({grid.h[0], grid.h[1], grid.h[2]}) / R;
   Kokkos::parallel_for(
       "cfd::body_phi",
       Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<3>>(
@@ -64,7 +69,8 @@ NodeView node_phi(const BodyProgram& bodies, const LocalGrid& grid, const Int3& 
         double x[3];
         for (int a = 0; a < 3; ++a) x[a] = grid.lo[a] + g[a] * (grid.h[a] / R);
         if (flat) x[2] = grid.lo[2] + 0.5 * grid.h[2];  // 2-D: the body is a prism
-        phi(k, j, i) = kcfd::body_phi(nodes.data(), count, triangles.data(), x);
+        const double value = kcfd::body_phi(nodes.data(), count, triangles.data(), x);
+        phi(k, j, i) = cb::math::fabs(value) < on_surface ? 0.0 : value;
       });
   return phi;
 }

@@ -36,6 +36,9 @@ using NodeView = Kokkos::View<double***, Kokkos::LayoutRight, MemSpace>;
 // of the linear interpolant R^2 times smaller, for R^3 times the evaluations
 // (once per run).
 constexpr int cut_refinement = 2;
+// Nodes whose |phi| is below this fraction of the refined spacing are put on
+// the surface (phi = 0): rounding, not geometry, at that size.
+constexpr double phi_snap = 1e-12;
 using AreaView = Kokkos::View<double****, Kokkos::LayoutRight, MemSpace>;
 
 // On the padded grid of `n` cells per axis (ghosts included): phi at the

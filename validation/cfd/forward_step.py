@@ -5,6 +5,7 @@ tutorial `forwardStep` uses (3 x 1 channel, step of height 0.2 from x = 0.6),
 and the x positions of the shocks along horizontal lines.
 
     forward_step.py openfoam CASE_DIR OUT.npz    # read a finished rhoCentralFoam run
+    forward_step.py cloudburst RUN_DIR OUT.npz   # the last checkpoint of a cloudburst run
     forward_step.py shocks OUT.npz [...]        # shock positions of one or more runs
     forward_step.py plot PNG OUT.npz [...]      # density contours, one panel per run
 
@@ -20,8 +21,8 @@ import numpy as np
 NX, NY, H = 240, 80, 0.0125
 STEP_X, STEP_Y = 0.6, 0.2
 # Rows (cell centres) along which shocks are located: under the step's top,
-# above it, and near the channel's upper wall.
-LINES_Y = (0.10625, 0.50625, 0.90625)
+# just above it, mid-channel and near the channel's upper wall.
+LINES_Y = (0.10625, 0.20625, 0.50625, 0.90625)
 
 
 def read_foam_list(path):
@@ -47,6 +48,23 @@ def openfoam_to_grid(case_dir, time="4"):
     j = np.floor(centres[:, 1] / H).astype(int)
     grid[j, i] = rho
     return grid
+
+
+def cloudburst_to_grid(run_dir):
+    """rho of the run's last checkpoint (cases/cfd/forward_step_mach3.toml at
+    240 x 80); NaN inside the step, where the cut-cell solver leaves cells untouched."""
+    import h5py
+    folder = os.path.join(run_dir, "checkpoints")
+    last = sorted(f for f in os.listdir(folder) if f.endswith(".h5"))[-1]
+    with h5py.File(os.path.join(folder, last), "r") as f:
+        rho = np.array(f["/fields/rho"][0], dtype=float)
+        print(f"# {run_dir}: t = {float(f.attrs['time']):.4f}")
+    if rho.shape != (NY, NX):
+        raise SystemExit(f"{run_dir}: grid {rho.shape[::-1]}, expected {NX} x {NY}")
+    x = (np.arange(NX) + 0.5) * H
+    y = (np.arange(NY) + 0.5) * H
+    rho[np.ix_(y < STEP_Y, x > STEP_X)] = np.nan
+    return rho
 
 
 def shock_positions(rho, y, jump=0.3):
@@ -100,6 +118,9 @@ def plot(png, paths):
 def main(argv):
     if len(argv) == 4 and argv[1] == "openfoam":
         np.savez(argv[3], rho=openfoam_to_grid(argv[2]))
+        print_shocks([argv[3]])
+    elif len(argv) == 4 and argv[1] == "cloudburst":
+        np.savez(argv[3], rho=cloudburst_to_grid(argv[2]))
         print_shocks([argv[3]])
     elif len(argv) >= 3 and argv[1] == "shocks":
         print_shocks(argv[2:])

@@ -219,6 +219,7 @@ cloudburst_test(test_md_thermostats SOURCES test_md_thermostats.cpp cli_runner.c
 add_dependencies(test_md_thermostats cloudburst)
 # constrained dynamics (SPC/E): constraint deviations and NVE energy drift
 # against lmp fix shake, equipartition of O and H with each thermostat
+# (about 220 s serial Release on the shared 2-core machine, 2026-12-02)
 cloudburst_test(test_md_constraint_validation SOURCES test_md_constraint_validation.cpp
   cli_runner.cpp lmp_compare.cpp RANKS 1 LABELS "md;cli;validation;shake;thermostat")
 add_dependencies(test_md_constraint_validation cloudburst)

@@ -212,4 +212,51 @@ std::map<long, std::vector<double>> dump_by_id(const std::string& path,
   return rows;
 }
 
+std::string spce_water_case(const std::string& constraint_style) {
+  std::string text = R"([run]
+solver = "md"
+case = "data_file"
+steps = 40
+
+[time]
+dt = 2.0
+
+[md]
+units = "real"
+atom_style = "full"
+data_file = "/usr/share/lammps/examples/HEAT/data.spce"
+
+[pair]
+style = "lj/cut/coul/long"
+cutoff = 10.0
+coeff_1_1 = [0.0, 1.0]
+coeff_1_2 = [0.0, 1.0]
+coeff_2_2 = [0.15535, 3.166]
+
+[bonded]
+bond_style = "harmonic"
+angle_style = "harmonic"
+bond_coeff_1 = [1000.0, 1.0]
+angle_coeff_1 = [100.0, 109.47]
+
+[neighbor]
+skin = 2.0
+
+[kspace]
+style = "pppm"
+accuracy = 1.0e-4
+
+[constraints]
+style = "CONSTRAINT_STYLE"
+bond_types = [1]
+angle_types = [1]
+
+[diagnostics]
+every_steps = 10
+)";
+  const std::string from = "CONSTRAINT_STYLE";
+  text.replace(text.find(from), from.size(), constraint_style);
+  return text;
+}
+
 }  // namespace cb::test

@@ -170,6 +170,22 @@ TEST_CASE("SHAKE 2-atom multiplier: the hand-solved root of smaller magnitude") 
   CHECK(std::abs(g[0] + 0.05) <= 1e-15);
 }
 
+TEST_CASE("constraint_deviation: the largest relative error of a cluster's distances") {
+  // A water-like angle3 cluster: O-H1 1.01 (+1 %), O-H2 0.998 (-0.2 %), H1-H2
+  // 1.420 against 1.633 (-13 %): the H-H error is the largest.
+  const double x[3][3] = {{0, 0, 0}, {1.01, 0, 0}, {1.01 - 1.6, 0, 0}};
+  const double moved[3][3] = {{0, 0, 0}, {1.01, 0, 0}, {0.0, 0.998, 0}};
+  const double target[3] = {1.0, 1.0, 1.633};
+  const double h_h = std::sqrt(1.01 * 1.01 + 0.998 * 0.998);
+  CHECK(std::abs(kmd::constraint_deviation(ClusterShape::angle3, moved, target) -
+                 std::abs(h_h - 1.633) / 1.633) <= 1e-15);
+  // Stars look only at the bonds to atom 0: here 1 % (O-H1).
+  CHECK(std::abs(kmd::constraint_deviation(ClusterShape::star3, moved, target) - 0.01) <= 1e-15);
+  CHECK(std::abs(kmd::constraint_deviation(ClusterShape::pair, x, target) - 0.01) <= 1e-15);
+  const double exact[2][3] = {{0.3, -0.4, 0.5}, {0.3, 0.6, 0.5}};
+  CHECK(kmd::constraint_deviation(ClusterShape::pair, exact, target) == 0.0);
+}
+
 TEST_CASE("SHAKE kernels: constraints met, forces central and summing to zero") {
   std::mt19937_64 rng(20261201);
   for (ClusterShape shape : shapes)

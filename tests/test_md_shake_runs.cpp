@@ -174,47 +174,7 @@ thermo 10
 run 40
 )";
 
-const std::string spce_case = R"([run]
-solver = "md"
-case = "data_file"
-steps = 40
-
-[time]
-dt = 2.0
-
-[md]
-units = "real"
-atom_style = "full"
-data_file = "/usr/share/lammps/examples/HEAT/data.spce"
-
-[pair]
-style = "lj/cut/coul/long"
-cutoff = 10.0
-coeff_1_1 = [0.0, 1.0]
-coeff_1_2 = [0.0, 1.0]
-coeff_2_2 = [0.15535, 3.166]
-
-[bonded]
-bond_style = "harmonic"
-angle_style = "harmonic"
-bond_coeff_1 = [1000.0, 1.0]
-angle_coeff_1 = [100.0, 109.47]
-
-[neighbor]
-skin = 2.0
-
-[kspace]
-style = "pppm"
-accuracy = 1.0e-4
-
-[constraints]
-style = "shake"
-bond_types = [1]
-angle_types = [1]
-
-[diagnostics]
-every_steps = 10
-)";
+const std::string spce_case = spce_water_case("shake");
 
 }  // namespace
 
@@ -274,19 +234,6 @@ TEST_CASE("rigid SPC/E water under a Berendsen barostat as lmp runs it, 1 and 2 
   fs::remove_all(dir);
 }
 
-namespace {
-
-// spce_case with `style` in [constraints].
-std::string spce_with_style(const std::string& style) {
-  std::string text = spce_case;
-  const std::string from = "style = \"shake\"";
-  REQUIRE(text.find(from) != std::string::npos);
-  text.replace(text.find(from), from.size(), "style = \"" + style + "\"");
-  return text;
-}
-
-}  // namespace
-
 TEST_CASE("rigid SPC/E water: SETTLE's run is SHAKE's converged to 1e-14, 1 and 2 ranks",
           "[md][validation][settle][mpi]") {
   // SETTLE solves each water exactly; SHAKE (LAMMPS's multiplier test at
@@ -297,7 +244,7 @@ TEST_CASE("rigid SPC/E water: SETTLE's run is SHAKE's converged to 1e-14, 1 and 
   if (!fs::exists(data)) SKIP(data + " is not installed (lammps-examples)");
   const std::string dir = make_temp_dir("cb_md_settle_spce_");
   write_text(dir + "/shake.toml", spce_case);
-  write_text(dir + "/settle.toml", spce_with_style("settle"));
+  write_text(dir + "/settle.toml", spce_water_case("settle"));
   const std::string every_step = " --set run.steps=20 --set diagnostics.every_steps=1";
   const std::string tight =
       " --set constraints.tolerance=1e-14 --set constraints.max_iterations=100";
@@ -344,7 +291,7 @@ TEST_CASE("SETTLE refuses a cluster that is not a rigid water, stops on an unrea
   const std::string data = lammps_examples + "HEAT/data.spce";
   if (!fs::exists(data)) SKIP(data + " is not installed (lammps-examples)");
   const std::string dir = make_temp_dir("cb_md_settle_bad_");
-  write_text(dir + "/settle.toml", spce_with_style("settle"));
+  write_text(dir + "/settle.toml", spce_water_case("settle"));
   // Without angle_types each water is a 3-atom star: its H-H distance free.
   const CliResult r = run_cloudburst("run " + dir + "/settle.toml --output-dir " + dir +
                                      "/out --set constraints.angle_types=[]");
@@ -370,7 +317,7 @@ TEST_CASE("a restart with SHAKE or SETTLE matches the uninterrupted run bit for 
   const std::string style = GENERATE(as<std::string>(), "shake", "settle");
   INFO("style " << style);
   const std::string dir = make_temp_dir("cb_md_" + style + "_restart_");
-  write_text(dir + "/spce.toml", spce_with_style(style));
+  write_text(dir + "/spce.toml", spce_water_case(style));
   const std::string run = "run " + dir + "/spce.toml --set run.steps=12 --output-dir ";
   REQUIRE(run_cloudburst(run + dir + "/straight").code == 0);
   REQUIRE(

@@ -219,6 +219,13 @@ add_dependencies(test_md_slab cloudburst)
 cloudburst_test(test_md_thermostats SOURCES test_md_thermostats.cpp cli_runner.cpp lmp_compare.cpp
   RANKS 1 LABELS "md;cli;mpi;validation;thermostat")
 add_dependencies(test_md_thermostats cloudburst)
+# constrained dynamics (SPC/E): constraint deviations and NVE energy drift
+# against lmp fix shake, equipartition of O and H with each thermostat
+# (about 220 s serial Release on the shared 2-core machine, 2026-12-02)
+cloudburst_test(test_md_constraint_validation SOURCES test_md_constraint_validation.cpp
+  cli_runner.cpp lmp_compare.cpp RANKS 1 LABELS "md;cli;validation;shake;thermostat")
+add_dependencies(test_md_constraint_validation cloudburst)
+set_tests_properties(test_md_constraint_validation PROPERTIES TIMEOUT 1500)
 cloudburst_test(test_md_barostat SOURCES test_md_barostat.cpp cli_runner.cpp lmp_compare.cpp
   LIBS cloudburst_hdf5 cloudburst::kernels RANKS 1 LABELS "md;cli;mpi;restart;validation;barostat")
 add_dependencies(test_md_barostat cloudburst)

@@ -306,4 +306,23 @@ KOKKOS_INLINE_FUNCTION void constraint_virial(ClusterShape shape, const double x
   }
 }
 
+// The largest relative deviation |r_k - d_k| / d_k of a cluster's constrained
+// distances r_k from their targets d_k (positions unwrapped in one frame): the
+// diagnostic `constraint_dev` of docs/solvers/md.md.
+KOKKOS_INLINE_FUNCTION double constraint_deviation(ClusterShape shape, const double x[][3],
+                                                   const double target[]) {
+  const ClusterConstraints c = cluster_constraints(shape);
+  double worst = 0.0;
+  for (int k = 0; k < c.count; ++k) {
+    double r2 = 0.0;
+    for (int d = 0; d < 3; ++d) {
+      const double delta = x[c.pair[k][0]][d] - x[c.pair[k][1]][d];
+      r2 += delta * delta;
+    }
+    const double deviation = cb::math::fabs(cb::math::sqrt(r2) - target[k]) / target[k];
+    if (deviation > worst) worst = deviation;
+  }
+  return worst;
+}
+
 }  // namespace cb::kernels::md

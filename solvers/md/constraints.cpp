@@ -113,6 +113,23 @@ struct ClusterEval {
     return own;
   }
 
+  // The target lengths of atom i's cluster's `count` constraints.
+  KOKKOS_INLINE_FUNCTION void targets(int i, int count, double target[]) const {
+    for (int k = 0; k < count; ++k) {
+      const auto code = cluster(i, 5 + k);
+      target[k] = code > 0 ? bond_length(code) : angle_length(-code);
+    }
+  }
+
+  // The largest relative deviation of atom i's cluster from its constraints now.
+  KOKKOS_INLINE_FUNCTION double deviation(int i) const {
+    const auto shape = static_cast<kmd::ClusterShape>(cluster(i, 0));
+    double xc[kmd::max_cluster_atoms][3], target[kmd::max_cluster_constraints];
+    gather(i, x, xc);
+    targets(i, kmd::cluster_constraints(shape).count, target);
+    return kmd::constraint_deviation(shape, xc, target);
+  }
+
   // Solves atom i's cluster with predicted positions `predicted`: own the
   // atom's force (scale g r), or, with `correct`, its displacement (g r / m).
   KOKKOS_INLINE_FUNCTION bool solve(int i, const Vec3View& predicted, bool correct, double scale,
@@ -125,10 +142,7 @@ struct ClusterEval {
     const int own = gather(i, x, xo);
     gather(i, predicted, xp);
     for (int a = 0; a < c.atoms; ++a) w[a] = inv_mass(type(index_of_id(cluster(i, 1 + a))));
-    for (int k = 0; k < c.count; ++k) {
-      const auto code = cluster(i, 5 + k);
-      target[k] = code > 0 ? bond_length(code) : angle_length(-code);
-    }
+    targets(i, c.count, target);
     const kmd::ShakeResult result =
         settle ? kmd::settle_multipliers(xo, xp, w, target, g)
                : kmd::shake_multipliers(shape, xo, xp, w, target, control, g);
@@ -344,6 +358,30 @@ void Constraints::add_stored_forces(const Atoms& atoms) const {
       "md::shake_add_forces", Policy(0, atoms.nlocal), KOKKOS_LAMBDA(int i) {
         for (int d = 0; d < 3; ++d) f(i, d) += fc(i, d);
       });
+}
+
+// Each cluster once, by its central atom's owner; Max is exact, so every rank
+// count gives the same number.
+double Constraints::max_deviation(const Atoms& atoms) const {
+  if (!on_) return 0.0;
+  ClusterEval eval{atoms.cluster, atoms.id,      atoms.type, atoms.x, index_of_id_, {},
+                   bond_length_,  angle_length_, {},         {},      control_,     settle_};
+  for (int d = 0; d < 3; ++d) {
+    eval.length[d] = length_[d];
+    eval.periodic[d] = periodic_[d];
+  }
+  double here = 0.0;
+  Kokkos::parallel_reduce(
+      "md::constraint_deviation", Policy(0, atoms.nlocal),
+      KOKKOS_LAMBDA(int i, double& worst) {
+        if (eval.cluster(i, 0) == 0 || eval.cluster(i, 1) != eval.id(i)) return;
+        const double deviation = eval.deviation(i);
+        if (deviation > worst) worst = deviation;
+      },
+      Kokkos::Max<double>(here));
+  double everywhere = 0.0;
+  MPI_Allreduce(&here, &everywhere, 1, MPI_DOUBLE, MPI_MAX, comm_);
+  return everywhere;
 }
 
 // sum_a (x_a - x_central) . f_a over a cluster is sum_k G_k r_k^2, its virial.

@@ -74,6 +74,9 @@ class Constraints {
                   long step, bool setup = false);
   // f += atoms.f_constraint (a restart's stored forces).
   void add_stored_forces(const Atoms& atoms) const;
+  // The largest |r_k - d_k| / d_k over every constrained distance of every
+  // cluster, at the current positions (the diagnostic constraint_dev). Collective.
+  double max_deviation(const Atoms& atoms) const;
   // This rank's share of sum r . f of the constraint forces in f_constraint.
   double virial(const Atoms& atoms);
 

@@ -76,6 +76,21 @@ double sum_mv2(const Atoms& atoms, const TypeMasses& masses, OrderedSum& sums) {
       .value[0];
 }
 
+double sum_mv2_of_type(const Atoms& atoms, const TypeMasses& masses, int of_type,
+                       OrderedSum& sums) {
+  const auto v = atoms.v;
+  const auto type = atoms.type;
+  const auto mass = masses.mass;
+  return sums
+      .sum<1>(
+          "md::sum_mv2_of_type", atoms.nlocal,
+          KOKKOS_LAMBDA(int i, double* s) {
+            if (type(i) != of_type) return;
+            s[0] += (v(i, 0) * v(i, 0) + v(i, 1) * v(i, 1) + v(i, 2) * v(i, 2)) * mass(type(i));
+          })
+      .value[0];
+}
+
 double sum_mass(const Atoms& atoms, const TypeMasses& masses, OrderedSum& sums) {
   const auto type = atoms.type;
   const auto mass = masses.mass;

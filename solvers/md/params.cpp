@@ -319,6 +319,7 @@ void read_compute(io::CaseFile& file, Params& p) {
   c.rdf_every = file.get<long>("compute", "rdf_every", 100, io::Bounds::at_least(1));
   c.rdf_start = file.get<long>("compute", "rdf_start", 0, io::Bounds::non_negative());
   c.msd_every = file.get<long>("compute", "msd_every", 0, io::Bounds::non_negative());
+  c.ke_by_type = file.get<bool>("compute", "ke_by_type", false);
   c.rdf_pairs = file.get<std::vector<int>>("compute", "rdf_pairs", {});
   const bool types_ok = std::all_of(c.rdf_pairs.begin(), c.rdf_pairs.end(),
                                     [&](int t) { return t >= 1 && t <= p.atom_types; });

@@ -68,7 +68,8 @@ struct ComputeParams {
   // Type pairs (i1, j1, i2, j2, ...) as LAMMPS compute rdf lists them; empty:
   // one g(r) over all atoms.
   std::vector<int> rdf_pairs;
-  long msd_every = 0;  // 0: MSD off
+  long msd_every = 0;       // 0: MSD off
+  bool ke_by_type = false;  // diagnostics ke_type_<t>: kinetic energy of each atom type
 };
 
 // Molecular topology (atom_style full with bonded terms): the style of each

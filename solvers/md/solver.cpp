@@ -227,6 +227,12 @@ std::vector<Diagnostic> MdSolver::diagnostics(double /*time*/) {
   }
   d.insert(d.end(), {{"vol", t.volume}, {"density", t.density}, {"enthalpy", t.enthalpy}});
   if (params_.compute.msd_every > 0) d.push_back({"msd", t.msd});
+  if (constraints_.active()) d.push_back({"constraint_dev", constraints_.max_deviation(atoms_)});
+  if (params_.compute.ke_by_type) {
+    const std::vector<double> ke = kinetic_energy_by_type();
+    for (std::size_t t = 0; t < ke.size(); ++t)
+      d.push_back({"ke_type_" + std::to_string(t + 1), ke[t]});
+  }
   if (thermostat_.couples()) {  // per atom in lj, as LAMMPS f_ID of fix nvt
     const double per = params_.units.per_atom_thermo ? static_cast<double>(atoms_.total) : 1.0;
     const double ecouple = thermostat_.ecouple(degrees_of_freedom()) / per;
@@ -234,6 +240,22 @@ std::vector<Diagnostic> MdSolver::diagnostics(double /*time*/) {
     d.push_back({"econserve", t.tot_eng() + ecouple});
   }
   return d;
+}
+
+// As thermo's ke (per atom in lj units, totals otherwise; after a C-rescale's
+// velocity scaling), split by atom type: the columns add up to ke.
+std::vector<double> MdSolver::kinetic_energy_by_type() {
+  const std::size_t types = params_.masses.size();
+  std::vector<double> local(types), global(types);
+  for (std::size_t t = 0; t < types; ++t)
+    local[t] = sum_mv2_of_type(atoms_, masses_, static_cast<int>(t + 1), sums_);
+  MPI_Allreduce(local.data(), global.data(), static_cast<int>(types), MPI_DOUBLE, MPI_SUM,
+                decomposition_.comm());
+  const double per = params_.units.per_atom_thermo ? static_cast<double>(atoms_.total) : 1.0;
+  const double scale =
+      barostat_.scales_velocities() ? 1.0 / (pending_dilation_ * pending_dilation_) : 1.0;
+  for (double& ke : global) ke *= 0.5 * params_.units.mvv2e * scale / per;
+  return global;
 }
 
 std::vector<std::string> MdSolver::summary_lines() {

@@ -98,6 +98,8 @@ class MdSolver : public ParticleSolver {
   // A checkpoint scalar md_build_box_{lo,hi}_{axis}, if `name` is one.
   void restore_build_box(const std::string& name, double value);
   HostRows topology_rows(const HostParticles& given);
+  // Kinetic energy of each atom type, in thermo's ke units (collective).
+  std::vector<double> kinetic_energy_by_type();
   // After load_particles: the global atom count and the tail terms.
   void count_atoms_and_tail_terms();
   double degrees_of_freedom() const {

@@ -64,16 +64,7 @@ void scale_velocities(const Atoms& atoms, double factor) {
 }
 
 double sum_mv2(const Atoms& atoms, const TypeMasses& masses, OrderedSum& sums) {
-  const auto v = atoms.v;
-  const auto type = atoms.type;
-  const auto mass = masses.mass;
-  return sums
-      .sum<1>(
-          "md::sum_mv2", atoms.nlocal,
-          KOKKOS_LAMBDA(int i, double* s) {
-            s[0] += (v(i, 0) * v(i, 0) + v(i, 1) * v(i, 1) + v(i, 2) * v(i, 2)) * mass(type(i));
-          })
-      .value[0];
+  return sum_mv2_of_type(atoms, masses, every_type, sums);
 }
 
 double sum_mv2_of_type(const Atoms& atoms, const TypeMasses& masses, int of_type,
@@ -83,9 +74,9 @@ double sum_mv2_of_type(const Atoms& atoms, const TypeMasses& masses, int of_type
   const auto mass = masses.mass;
   return sums
       .sum<1>(
-          "md::sum_mv2_of_type", atoms.nlocal,
+          "md::sum_mv2", atoms.nlocal,
           KOKKOS_LAMBDA(int i, double* s) {
-            if (type(i) != of_type) return;
+            if (of_type != every_type && type(i) != of_type) return;
             s[0] += (v(i, 0) * v(i, 0) + v(i, 1) * v(i, 1) + v(i, 2) * v(i, 2)) * mass(type(i));
           })
       .value[0];

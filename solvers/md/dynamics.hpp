@@ -34,7 +34,8 @@ void integrate_final(const Atoms& atoms, const TypeMasses& masses, double dt, do
 void scale_velocities(const Atoms& atoms, double factor);
 // This rank's sum of m v^2.
 double sum_mv2(const Atoms& atoms, const TypeMasses& masses, OrderedSum& sums);
-// This rank's sum of m v^2 over the owned atoms of type `type`.
+// This rank's sum of m v^2 over the owned atoms of type `type` (every_type: all).
+constexpr int every_type = 0;
 double sum_mv2_of_type(const Atoms& atoms, const TypeMasses& masses, int type, OrderedSum& sums);
 // This rank's sum of the owned atoms' masses.
 double sum_mass(const Atoms& atoms, const TypeMasses& masses, OrderedSum& sums);

@@ -213,49 +213,15 @@ std::map<long, std::vector<double>> dump_by_id(const std::string& path,
 }
 
 std::string spce_water_case(const std::string& constraint_style) {
-  std::string text = R"([run]
-solver = "md"
-case = "data_file"
-steps = 40
-
-[time]
-dt = 2.0
-
-[md]
-units = "real"
-atom_style = "full"
-data_file = "/usr/share/lammps/examples/HEAT/data.spce"
-
-[pair]
-style = "lj/cut/coul/long"
-cutoff = 10.0
-coeff_1_1 = [0.0, 1.0]
-coeff_1_2 = [0.0, 1.0]
-coeff_2_2 = [0.15535, 3.166]
-
-[bonded]
-bond_style = "harmonic"
-angle_style = "harmonic"
-bond_coeff_1 = [1000.0, 1.0]
-angle_coeff_1 = [100.0, 109.47]
-
-[neighbor]
-skin = 2.0
-
-[kspace]
-style = "pppm"
-accuracy = 1.0e-4
-
-[constraints]
-style = "CONSTRAINT_STYLE"
-bond_types = [1]
-angle_types = [1]
-
-[diagnostics]
-every_steps = 10
-)";
-  const std::string from = "CONSTRAINT_STYLE";
-  text.replace(text.find(from), from.size(), constraint_style);
+  const std::string path = std::string(CLOUDBURST_SOURCE_DIR) + "/cases/md/spce_water_nve.toml";
+  std::string text = read_text(path);
+  const auto replace = [&](const std::string& from, const std::string& to) {
+    const std::size_t at = text.find(from);
+    if (at == std::string::npos) throw std::runtime_error(path + " has no '" + from + "'");
+    text.replace(at, from.size(), to);
+  };
+  replace("steps = 5000\n", "steps = 40\n");
+  replace("style = \"settle\"\n", "style = \"" + constraint_style + "\"\n");
   return text;
 }
 

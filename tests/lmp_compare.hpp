@@ -81,10 +81,9 @@ void check_against_lmp(const std::string& dir, const std::string& case_text,
 // file of the last.
 std::string peptide_case(const std::string& data, const std::string& kspace, int steps = 0);
 
-// SPC/E water (HEAT/data.spce) with rigid molecules as a case file: O-H
-// 1.0 A, H-O-H 109.47 degrees constrained by `constraint_style` ("shake" or
-// "settle", bond_types [1], angle_types [1]), lj/cut/coul/long 10 A with PPPM
-// 1e-4, NVE at 2 fs, 40 steps, diagnostics every 10 steps.
+// cases/md/spce_water_nve.toml (rigid SPC/E water in NVE at 2 fs, PPPM 1e-4,
+// diagnostics every 10 steps) with 40 steps and its molecules held by
+// `constraint_style` ("shake" or "settle").
 std::string spce_water_case(const std::string& constraint_style);
 
 // The `names` columns of the last snapshot of a LAMMPS text dump (dump

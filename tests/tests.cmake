@@ -152,7 +152,7 @@ cloudburst_test(test_cfd_vortex SOURCES test_cfd_vortex.cpp cfd_cases.cpp cli_ru
 add_dependencies(test_cfd_vortex cloudburst)
 # about 0.5 and 3 min of CPU on one core (measured, Release); wall time grows
 # when cores are shared
-set_tests_properties(test_cfd_validation test_cfd_vortex PROPERTIES TIMEOUT 1200)
+set_tests_properties(test_cfd_validation test_cfd_vortex PROPERTIES TIMEOUT 1800)
 
 # MD engine: kernels and lattice/velocity setup against LAMMPS's
 # numbers; whole runs (bench/in.lj and melt thermo on 1, 2, 4 ranks, NVE

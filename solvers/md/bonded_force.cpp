@@ -28,7 +28,7 @@ struct TermRowsEval {
   Vec3View x;
   IdView id;
   RowsView rows[term_kinds];
-  IntView index_of_id;
+  IdCopies copies;
   BondedForce::Styles styles;
   BondedForce::Tables tables;
   BondedForce::Frame frame;
@@ -36,7 +36,8 @@ struct TermRowsEval {
 
   // x of the partner with id `partner` as seen from atom i (minimum image).
   KOKKOS_INLINE_FUNCTION void partner_position(int i, std::int64_t partner, double out[3]) const {
-    const int j = index_of_id(partner);
+    const double xi[3] = {x(i, 0), x(i, 1), x(i, 2)};
+    const int j = copies.nearest(x, partner, xi);
     for (int d = 0; d < 3; ++d) {
       double delta = x(j, d) - x(i, d);
       if (frame.periodic[d]) {
@@ -68,7 +69,7 @@ struct TermRowsEval {
   KOKKOS_INLINE_FUNCTION void add_pair14(int i, int own, std::int64_t other, double weight,
                                          const double xs[4][3], AtomShare& share) const {
     if (own != 0 && own != 3) return;
-    const int j = index_of_id(other);
+    const int j = copies.first(other);  // its type and charge
     double del[3], rsq = 0.0;
     for (int d = 0; d < 3; ++d) {
       del[d] = xs[0][d] - xs[3][d];
@@ -143,14 +144,14 @@ Kokkos::View<Coeff*, MemSpace> coeff_table(const char* label,
   return table;
 }
 
-TermRowsEval make_eval(const Atoms& atoms, const IntView& index_of_id,
+TermRowsEval make_eval(const Atoms& atoms, const IdCopies& copies,
                        const BondedForce::Styles& styles, const BondedForce::Tables& tables,
                        const BondedForce::Frame& frame, BondedForce::Pairs14 pairs14) {
   TermRowsEval eval;
   eval.x = atoms.x;
   eval.id = atoms.id;
   for (int kind = 0; kind < term_kinds; ++kind) eval.rows[kind] = atoms.terms[kind];
-  eval.index_of_id = index_of_id;
+  eval.copies = copies;
   eval.styles = styles;
   eval.tables = tables;
   eval.frame = frame;
@@ -161,23 +162,6 @@ TermRowsEval make_eval(const Atoms& atoms, const IntView& index_of_id,
 }
 
 }  // namespace
-
-void map_index_of_id(const Atoms& atoms, const IntView& map) {
-  const auto id = atoms.id;
-  Kokkos::deep_copy(map, -1);
-  // The lowest local index of each id: the owned copy when there is one, and
-  // the same choice on every thread count.
-  Kokkos::parallel_for(
-      "md::index_of_id", Policy(0, atoms.nall()), KOKKOS_LAMBDA(int i) {
-        int* slot = &map(id(i));
-        int seen = *slot;
-        while ((seen < 0 || seen > i)) {
-          const int before = Kokkos::atomic_compare_exchange(slot, seen, i);
-          if (before == seen) break;
-          seen = before;
-        }
-      });
-}
 
 BondedForce::BondedForce(const Params& params) {
   const MolecularParams& m = params.molecule;
@@ -214,7 +198,7 @@ BondedForce::BondedForce(const Params& params) {
     frame_.length[d] = params.box.hi[d] - params.box.lo[d];
     frame_.periodic[d] = params.box.periodic[d];
   }
-  index_of_id_ = IntView("md::index_of_id", 0);
+  copies_.first = IntView("md::first_copy", 0);
   pairs14_.on = params.charmm && styles_.dihedral == kmd::DihedralStyle::charmm;
   const int n = params.atom_types;
   pairs14_.coeff = Kokkos::View<kmd::LjCoeff**, MemSpace>("md::lj14_coeff", n + 1, n + 1);
@@ -240,13 +224,13 @@ void BondedForce::setup(const Atoms& atoms, MPI_Comm comm) {
       Kokkos::Max<std::int64_t>(mine));
   mine = std::max<std::int64_t>(mine, 0);
   MPI_Allreduce(&mine, &max_id_, 1, MPI_INT64_T, MPI_MAX, comm);
-  index_of_id_ = IntView("md::index_of_id", max_id_ + 1);
+  copies_.first = IntView("md::first_copy", max_id_ + 1);
 }
 
 void BondedForce::atoms_rebuilt(const Atoms& atoms) {
-  if (static_cast<std::int64_t>(index_of_id_.extent(0)) < max_id_ + 1) return;  // before setup
-  const auto map = index_of_id_;
-  map_index_of_id(atoms, map);
+  if (static_cast<std::int64_t>(copies_.first.extent(0)) < max_id_ + 1) return;  // before setup
+  map_id_copies(atoms, copies_);
+  const auto map = copies_.first;
   std::int64_t missing = 0;
   for (int kind = 0; kind < term_kinds; ++kind) {
     const RowsView rows = atoms.terms[kind];
@@ -274,7 +258,7 @@ void BondedForce::atoms_rebuilt(const Atoms& atoms) {
 }
 
 void BondedForce::add_forces(Atoms& atoms, const NeighborList&) {
-  const TermRowsEval eval = make_eval(atoms, index_of_id_, styles_, tables_, frame_, pairs14_);
+  const TermRowsEval eval = make_eval(atoms, copies_, styles_, tables_, frame_, pairs14_);
   const auto f = atoms.f;
   Kokkos::parallel_for(
       "md::bonded_forces", Policy(0, atoms.nlocal), KOKKOS_LAMBDA(int i) {
@@ -284,7 +268,7 @@ void BondedForce::add_forces(Atoms& atoms, const NeighborList&) {
 }
 
 EnergyVirial BondedForce::energy_virial(const Atoms& atoms, const NeighborList&) {
-  const TermRowsEval eval = make_eval(atoms, index_of_id_, styles_, tables_, frame_, pairs14_);
+  const TermRowsEval eval = make_eval(atoms, copies_, styles_, tables_, frame_, pairs14_);
   const Sums<7> sums = sums_.sum<7>(
       "md::bonded_energy_virial", atoms.nlocal, KOKKOS_LAMBDA(int i, double* sum) {
         const AtomShare share = eval(i);
@@ -303,7 +287,7 @@ EnergyVirial BondedForce::energy_virial(const Atoms& atoms, const NeighborList&)
 
 void BondedForce::add_per_atom_energy(const Atoms& atoms, const NeighborList&,
                                       const Vec3View& out) {
-  const TermRowsEval eval = make_eval(atoms, index_of_id_, styles_, tables_, frame_, pairs14_);
+  const TermRowsEval eval = make_eval(atoms, copies_, styles_, tables_, frame_, pairs14_);
   Kokkos::parallel_for(
       "md::bonded_energy_per_atom", Policy(0, atoms.nlocal),
       KOKKOS_LAMBDA(int i) { out(i, 0) += eval(i).per_atom; });

@@ -1,21 +1,17 @@
 // The bonded terms of a molecular system (bonds, angles, dihedrals,
 // impropers; kernels/md/bonded.hpp has the physics) over the per-atom term
 // rows of topology.hpp. Each owned atom evaluates every term in its rows and
-// keeps its own share of the force; the partners' positions come from the
-// copy (owned or ghost) of each partner id with the lowest local index,
-// brought next to the atom by the minimum image. The id -> local index map is
-// rebuilt with the ghosts.
+// keeps its own share of the force; each partner's position comes from its
+// copy (owned or ghost image) nearest to the atom. The copies of each id are
+// mapped again whenever the ghosts are rebuilt.
 #pragma once
 
 #include "core/ordered_sum.hpp"
 #include "kernels/md/bonded.hpp"
 #include "solvers/md/force_field.hpp"
+#include "solvers/md/id_copies.hpp"
 
 namespace cb::md {
-
-// map(id) = the lowest local index (owned before ghosts) of every atom id
-// held, -1 for the others; map is sized past the largest id.
-void map_index_of_id(const Atoms& atoms, const IntView& map);
 
 class BondedForce : public ForceTerm {
  public:
@@ -66,7 +62,7 @@ class BondedForce : public ForceTerm {
   Tables tables_;
   Frame frame_;
   Pairs14 pairs14_;
-  IntView index_of_id_;  // local index of each id (-1 when absent), lowest copy
+  IdCopies copies_;
   std::int64_t max_id_ = 0;
   OrderedSum sums_;
 };

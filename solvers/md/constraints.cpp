@@ -77,14 +77,15 @@ void check_rigid_waters(const std::vector<ShakeCluster>& clusters,
   }
 }
 
-// One cluster as an owned atom of it sees it: the cluster's atoms relative to
-// the central atom (minimum image), and the atom's own place in it.
+// One cluster as an owned atom of it sees it: the cluster's atoms (their
+// copies nearest to the atom) relative to the central atom, and the atom's
+// own place in it.
 struct ClusterEval {
   RowsView cluster;
   IdView id;
   IntView type;
   Vec3View x;
-  IntView index_of_id;
+  IdCopies copies;
   Kokkos::View<double*, MemSpace> inv_mass, bond_length, angle_length;
   double length[3];
   bool periodic[3];
@@ -103,10 +104,11 @@ struct ClusterEval {
   // Positions of `field` relative to the central atom; returns the atom's place.
   KOKKOS_INLINE_FUNCTION int gather(int i, const Vec3View& field, double out[][3]) const {
     const int atoms = kmd::cluster_constraints(static_cast<kmd::ClusterShape>(cluster(i, 0))).atoms;
-    const int central = index_of_id(cluster(i, 1));
+    const double xi[3] = {x(i, 0), x(i, 1), x(i, 2)};
+    const int central = copies.nearest(x, cluster(i, 1), xi);
     int own = 0;
     for (int a = 0; a < atoms; ++a) {
-      const int j = index_of_id(cluster(i, 1 + a));
+      const int j = copies.nearest(x, cluster(i, 1 + a), xi);
       if (cluster(i, 1 + a) == id(i)) own = a;
       for (int d = 0; d < 3; ++d) out[a][d] = nearest(field(j, d) - field(central, d), d);
     }
@@ -141,7 +143,7 @@ struct ClusterEval {
     double w[kmd::max_cluster_atoms], target[kmd::max_cluster_constraints], g[3];
     const int own = gather(i, x, xo);
     gather(i, predicted, xp);
-    for (int a = 0; a < c.atoms; ++a) w[a] = inv_mass(type(index_of_id(cluster(i, 1 + a))));
+    for (int a = 0; a < c.atoms; ++a) w[a] = inv_mass(type(copies.first(cluster(i, 1 + a))));
     targets(i, c.count, target);
     const kmd::ShakeResult result =
         settle ? kmd::settle_multipliers(xo, xp, w, target, g)
@@ -219,7 +221,7 @@ std::vector<std::int64_t> Constraints::assign(Topology& all, const HostParticles
   }
   std::int64_t max_id = 0;
   for (std::int64_t id : atoms.id) max_id = std::max(max_id, id);
-  index_of_id_ = IntView("md::shake_index_of_id", max_id + 1);
+  copies_.first = IntView("md::shake_first_copy", max_id + 1);
   return rows;
 }
 
@@ -232,8 +234,8 @@ void Constraints::set_box(const ParticleBox& box) {
 
 void Constraints::atoms_rebuilt(const Atoms& atoms) {
   if (!on_) return;
-  map_index_of_id(atoms, index_of_id_);
-  const auto map = index_of_id_;
+  map_id_copies(atoms, copies_);
+  const auto map = copies_.first;
   const auto cluster = atoms.cluster;
   std::int64_t missing = 0;
   Kokkos::parallel_reduce(
@@ -259,8 +261,8 @@ void Constraints::reserve(const Atoms& atoms) {
 
 void Constraints::solve_owned(Atoms& atoms, const TypeMasses& masses, bool correct, double scale,
                               long step) {
-  ClusterEval eval{atoms.cluster, atoms.id,      atoms.type, atoms.x, index_of_id_, masses.inv_mass,
-                   bond_length_,  angle_length_, {},         {},      control_,     settle_};
+  ClusterEval eval{atoms.cluster, atoms.id,      atoms.type, atoms.x, copies_,  masses.inv_mass,
+                   bond_length_,  angle_length_, {},         {},      control_, settle_};
   for (int d = 0; d < 3; ++d) {
     eval.length[d] = length_[d];
     eval.periodic[d] = periodic_[d];
@@ -364,8 +366,8 @@ void Constraints::add_stored_forces(const Atoms& atoms) const {
 // count gives the same number.
 double Constraints::max_deviation(const Atoms& atoms) const {
   if (!on_) return 0.0;
-  ClusterEval eval{atoms.cluster, atoms.id,      atoms.type, atoms.x, index_of_id_, {},
-                   bond_length_,  angle_length_, {},         {},      control_,     settle_};
+  ClusterEval eval{atoms.cluster, atoms.id,      atoms.type, atoms.x, copies_,  {},
+                   bond_length_,  angle_length_, {},         {},      control_, settle_};
   for (int d = 0; d < 3; ++d) {
     eval.length[d] = length_[d];
     eval.periodic[d] = periodic_[d];
@@ -387,7 +389,7 @@ double Constraints::max_deviation(const Atoms& atoms) const {
 // sum_a (x_a - x_central) . f_a over a cluster is sum_k G_k r_k^2, its virial.
 double Constraints::virial(const Atoms& atoms) {
   if (!on_) return 0.0;
-  ClusterEval eval{atoms.cluster, atoms.id, atoms.type, atoms.x, index_of_id_, {}, {}, {}, {}, {},
+  ClusterEval eval{atoms.cluster, atoms.id, atoms.type, atoms.x, copies_, {}, {}, {}, {}, {},
                    control_,      settle_};
   for (int d = 0; d < 3; ++d) {
     eval.length[d] = length_[d];
@@ -397,7 +399,8 @@ double Constraints::virial(const Atoms& atoms) {
   const Sums<1> sums = sums_.sum<1>(
       "md::shake_virial", atoms.nlocal, KOKKOS_LAMBDA(int i, double* acc) {
         if (eval.cluster(i, 0) == 0) return;
-        const int central = eval.index_of_id(eval.cluster(i, 1));
+        const double xi[3] = {eval.x(i, 0), eval.x(i, 1), eval.x(i, 2)};
+        const int central = eval.copies.nearest(eval.x, eval.cluster(i, 1), xi);
         for (int d = 0; d < 3; ++d)
           acc[0] += eval.nearest(eval.x(i, d) - eval.x(central, d), d) * fc(i, d);
       });

@@ -33,6 +33,7 @@
 #include "core/ordered_sum.hpp"
 #include "solvers/md/comm.hpp"
 #include "solvers/md/dynamics.hpp"
+#include "solvers/md/id_copies.hpp"
 #include "solvers/md/params.hpp"
 
 #include <mpi.h>
@@ -99,7 +100,7 @@ class Constraints {
   double length_[3] = {1, 1, 1};
   bool periodic_[3] = {true, true, true};
   Kokkos::View<double*, MemSpace> bond_length_, angle_length_;  // by type (index 0 unused)
-  IntView index_of_id_;
+  IdCopies copies_;
   Vec3View x_shake_;  // predicted positions (owned and ghost), or corrections
   IntView failed_;
   OrderedSum sums_;

@@ -32,17 +32,11 @@ EwaldSum::EwaldSum(const Params& params, MPI_Comm comm)
       qqrd2e_(params.units.qqr2e / params.dielectric),
       box_(params.box) {}
 
-double EwaldSum::setup(const Atoms& atoms, std::int64_t natoms) {
-  const auto q = atoms.q;
-  const Sums<2> local = sums_.sum<2>(
-      "md::ewald_q2", atoms.nlocal, KOKKOS_LAMBDA(int i, double* s) {
-        s[0] += q(i) * q(i);
-        s[1] += q(i);
-      });
-  double total[2] = {0.0, 0.0};
-  MPI_Allreduce(local.value, total, 2, MPI_DOUBLE, MPI_SUM, comm_);
-  q2sum_ = total[0];
-  qsum_ = total[1];
+double EwaldSum::setup(const Atoms& atoms, std::int64_t natoms,
+                       const std::optional<ChargeSums>& given) {
+  const ChargeSums charges = sum_charges(atoms, sums_, comm_, given);
+  q2sum_ = charges.square_sum;
+  qsum_ = charges.sum;
   if (!(q2sum_ > 0.0)) throw InputError("md: kspace ewald: every charge is zero");
   double prd[3];
   for (int d = 0; d < 3; ++d) prd[d] = params_.box.hi[d] - params_.box.lo[d];

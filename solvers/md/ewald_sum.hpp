@@ -30,8 +30,10 @@ class EwaldSum : public ForceTerm {
   EwaldSum(const Params& params, MPI_Comm comm);
 
   // Collective, once the atoms are loaded: g and the k vectors from the
-  // accuracy, the atom count and sum q^2 (as LAMMPS). Returns g.
-  double setup(const Atoms& atoms, std::int64_t natoms);
+  // accuracy, the atom count and sum q^2 (as LAMMPS; the charge sums `given`
+  // by a checkpoint, else summed here). Returns g.
+  double setup(const Atoms& atoms, std::int64_t natoms, const std::optional<ChargeSums>& given);
+  ChargeSums charge_sums() const { return {qsum_, q2sum_}; }
   // The box changed size (a barostat): g stays, k_max (from the accuracy,
   // unless given), the k vectors and their weights follow the new box, as
   // LAMMPS's Ewald::setup.

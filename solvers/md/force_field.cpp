@@ -77,11 +77,18 @@ ForceField::ForceField(const Params& params, MPI_Comm comm, const MeshContext& m
 
 ForceField::~ForceField() = default;
 
-void ForceField::setup(const Atoms& atoms, std::int64_t natoms, MPI_Comm comm) {
-  if (ewald_ != nullptr) pair_->set_g_ewald(ewald_->setup(atoms, natoms));
-  if (pppm_ != nullptr) pair_->set_g_ewald(pppm_->setup(atoms, natoms));
+void ForceField::setup(const Atoms& atoms, std::int64_t natoms, MPI_Comm comm,
+                       const std::optional<ChargeSums>& charges) {
+  if (ewald_ != nullptr) pair_->set_g_ewald(ewald_->setup(atoms, natoms, charges));
+  if (pppm_ != nullptr) pair_->set_g_ewald(pppm_->setup(atoms, natoms, charges));
   if (slab_ != nullptr) slab_->setup(atoms);
   if (bonded_ != nullptr) bonded_->setup(atoms, comm);
+}
+
+std::optional<ChargeSums> ForceField::charge_sums() const {
+  if (ewald_ != nullptr) return ewald_->charge_sums();
+  if (pppm_ != nullptr) return pppm_->charge_sums();
+  return std::nullopt;
 }
 
 void ForceField::atoms_rebuilt(const Atoms& atoms) {

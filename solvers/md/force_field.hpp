@@ -7,6 +7,7 @@
 #include "core/decomposition.hpp"
 #include "core/run_context.hpp"
 #include "kernels/md/lj.hpp"
+#include "solvers/md/charge_sums.hpp"
 #include "solvers/md/neighbor.hpp"
 #include "solvers/md/params.hpp"
 #include "solvers/md/part_timers.hpp"
@@ -15,6 +16,7 @@
 
 #include <array>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -104,7 +106,11 @@ class ForceField {
 
   // Collective, whenever atoms were loaded: what depends on all of them (the
   // Ewald parameters from the charges and the atom count, the largest id).
-  void setup(const Atoms& atoms, std::int64_t natoms, MPI_Comm comm);
+  // `charges`: the sums a checkpoint stored (charge_sums()), else none.
+  void setup(const Atoms& atoms, std::int64_t natoms, MPI_Comm comm,
+             const std::optional<ChargeSums>& charges = std::nullopt);
+  // The charge sums of the Ewald or PPPM sum, none without one.
+  std::optional<ChargeSums> charge_sums() const;
   // After every neighbour-list rebuild.
   void atoms_rebuilt(const Atoms& atoms);
   // After the box changed size (a barostat; LAMMPS's kspace->setup()).

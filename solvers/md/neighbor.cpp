@@ -230,8 +230,34 @@ int NeighborList::fill_rows(const Atoms& atoms, const CutoffTable& cutsq, const 
   return most;
 }
 
-// Insertion sort by key of the rows longer than the fill buffer (their first
-// row_buffer entries are already in order).
+namespace {
+
+// Moves the entry at `root` of row i down the max-heap of the row's first
+// `end` entries, ordered by key.
+KOKKOS_INLINE_FUNCTION void sift_down(const NeighborView& list, const IdView& key, int i, int root,
+                                      int end) {
+  const int moving = list(i, root);
+  const std::int64_t moving_key = key(neighbor_index(moving));
+  for (int child = 2 * root + 1; child < end; child = 2 * root + 1) {
+    std::int64_t child_key = key(neighbor_index(list(i, child)));
+    if (child + 1 < end) {
+      const std::int64_t right_key = key(neighbor_index(list(i, child + 1)));
+      if (right_key > child_key) {
+        ++child;
+        child_key = right_key;
+      }
+    }
+    if (child_key <= moving_key) break;
+    list(i, root) = list(i, child);
+    root = child;
+  }
+  list(i, root) = moving;
+}
+
+}  // namespace
+
+// Heapsort by key (in place, n log n) of the rows longer than the fill buffer.
+// Keys are unique, so the order is the one any sort gives.
 void NeighborList::sort_rows(int nlocal) {
   const auto key = key_;
   const auto list = neighbors;
@@ -239,17 +265,13 @@ void NeighborList::sort_rows(int nlocal) {
   Kokkos::parallel_for(
       "md::neighbor_sort_long_rows", Policy(0, nlocal), KOKKOS_LAMBDA(int i) {
         const int n = number(i);
-        int first = n;
-        if (first > row_buffer) first = row_buffer;
-        for (int a = first; a < n; ++a) {
-          const int j = list(i, a);
-          const std::int64_t kj = key(neighbor_index(j));
-          int b = a - 1;
-          while (b >= 0 && key(neighbor_index(list(i, b))) > kj) {
-            list(i, b + 1) = list(i, b);
-            --b;
-          }
-          list(i, b + 1) = j;
+        if (n <= row_buffer) return;
+        for (int root = n / 2 - 1; root >= 0; --root) sift_down(list, key, i, root, n);
+        for (int end = n - 1; end > 0; --end) {
+          const int top = list(i, 0);
+          list(i, 0) = list(i, end);
+          list(i, end) = top;
+          sift_down(list, key, i, 0, end);
         }
       });
 }

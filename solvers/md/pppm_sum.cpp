@@ -25,17 +25,11 @@ PppmSum::PppmSum(const Params& params, const Decomposition& decomposition, const
 
 PppmSum::~PppmSum() = default;
 
-double PppmSum::setup(const Atoms& atoms, std::int64_t natoms) {
-  const auto q = atoms.q;
-  const Sums<2> mine = sums_.sum<2>(
-      "md::pppm_charge_sums", atoms.nlocal, KOKKOS_LAMBDA(int i, double* s) {
-        s[0] += q(i);
-        s[1] += q(i) * q(i);
-      });
-  double sums[2] = {0.0, 0.0};
-  MPI_Allreduce(mine.value, sums, 2, MPI_DOUBLE, MPI_SUM, decomposition_.comm());
-  qsum_ = sums[0];
-  qsqsum_ = sums[1];
+double PppmSum::setup(const Atoms& atoms, std::int64_t natoms,
+                      const std::optional<ChargeSums>& given) {
+  const ChargeSums charges = sum_charges(atoms, sums_, decomposition_.comm(), given);
+  qsum_ = charges.sum;
+  qsqsum_ = charges.square_sum;
   if (!(qsqsum_ > 0.0)) throw InputError("md: kspace pppm: every charge is zero");
 
   try {

@@ -45,8 +45,10 @@ class PppmSum : public ForceTerm {
 
   // Collective, once the atoms are loaded: g and the mesh from the accuracy,
   // the atom count and the charges (as LAMMPS), this rank's bricks, the FFT
-  // and the influence function. Returns g.
-  double setup(const Atoms& atoms, std::int64_t natoms);
+  // and the influence function (the charge sums `given` by a checkpoint, else
+  // summed here). Returns g.
+  double setup(const Atoms& atoms, std::int64_t natoms, const std::optional<ChargeSums>& given);
+  ChargeSums charge_sums() const { return {qsum_, qsqsum_}; }
 
   void add_forces(Atoms& atoms, const NeighborList& list) override;
   EnergyVirial energy_virial(const Atoms& atoms, const NeighborList& list) override;

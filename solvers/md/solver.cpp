@@ -199,9 +199,16 @@ void MdSolver::resize_box(const ParticleBox& box) {
 }
 
 // The box at the last list build too: load_particles gives each atom the
-// owner of its build position in that box.
+// owner of its build position in that box. And the charge sums, for
+// load_particles's force-field setup.
 void MdSolver::restore_box(const ParticleBox& saved,
                            const std::vector<std::pair<std::string, double>>& scalars) {
+  std::optional<double> sum, square_sum;
+  for (const auto& [name, value] : scalars) {
+    if (name == "md_charge_sum") sum = value;
+    if (name == "md_charge_square_sum") square_sum = value;
+  }
+  if (sum && square_sum) restored_charges_ = ChargeSums{*sum, *square_sum};
   if (!barostat_.active() || saved.periodic != params_.box.periodic) return;
   resize_box(saved);
   for (const auto& [name, value] : scalars) restore_build_box(name, value);
@@ -271,6 +278,10 @@ std::vector<std::pair<std::string, double>> MdSolver::checkpoint_scalars() const
   std::vector<std::pair<std::string, double>> scalars = {
       {"md_step", static_cast<double>(step_)}, {"md_ago", static_cast<double>(schedule_.ago())}};
   for (const auto& scalar : thermostat_.checkpoint_scalars()) scalars.push_back(scalar);
+  if (const auto charges = forces_.charge_sums()) {
+    scalars.push_back({"md_charge_sum", charges->sum});
+    scalars.push_back({"md_charge_square_sum", charges->square_sum});
+  }
   if (barostat_.active()) {  // the box at the last build, for the skin check
     for (int d = 0; d < 3; ++d) {
       scalars.push_back({"md_build_box_lo_" + std::to_string(d), schedule_.build_lo()[d]});

@@ -127,11 +127,12 @@ class MdSolver : public ParticleSolver {
   OrderedSum sums_;              // thermo and MSD sums, thread-count independent
   PartTimers parts_;             // time by part of the step (run summary)
   long step_ = 0;
-  std::int64_t constrained_dof_ = 0;          // removed by constraints
-  bool constraints_ready_ = false;            // f holds the constraint forces
-  bool stored_constraint_forces_ = false;     // the loaded atoms brought them
-  std::optional<EnergyVirial> setup_energy_;  // step 0 with constraints: before SHAKE's setup
-  std::optional<Thermo> cached_;              // thermo() of the current step
+  std::int64_t constrained_dof_ = 0;            // removed by constraints
+  bool constraints_ready_ = false;              // f holds the constraint forces
+  bool stored_constraint_forces_ = false;       // the loaded atoms brought them
+  std::optional<ChargeSums> restored_charges_;  // from the checkpoint, until the atoms load
+  std::optional<EnergyVirial> setup_energy_;    // step 0 with constraints: before SHAKE's setup
+  std::optional<Thermo> cached_;                // thermo() of the current step
 };
 
 }  // namespace cb::md

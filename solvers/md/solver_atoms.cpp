@@ -199,7 +199,8 @@ void MdSolver::count_atoms_and_tail_terms() {
   atoms_.total =
       static_cast<std::int64_t>(std::accumulate(all_counts.begin(), all_counts.end(), 0.0));
   tail_ = forces_.tail_terms(all_counts);
-  forces_.setup(atoms_, atoms_.total, decomposition_.comm());
+  forces_.setup(atoms_, atoms_.total, decomposition_.comm(), restored_charges_);
+  restored_charges_.reset();
 }
 
 HostParticles MdSolver::owned_particles() {

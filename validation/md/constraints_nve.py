@@ -1,8 +1,9 @@
 #!/usr/bin/python3
 """NVE with constraints for validation/report.md (docs/solvers/md.md, issue 19).
 
-Rigid SPC/E water (LAMMPS's examples/HEAT/data.spce, 1024 molecules, 3072 atoms),
-lj/cut/coul/long 10 A (no tail, no shift), PPPM 1e-4, skin 2 A, NVE:
+Rigid SPC/E water (cases/md/spce_water_nve.toml: LAMMPS's examples/HEAT/data.spce,
+1024 molecules, 3072 atoms, lj/cut/coul/long 10 A, no tail, no shift, PPPM 1e-4,
+skin 2 A), NVE:
 
   settle_2fs  SETTLE at 2 fs       settle_1fs  SETTLE at 1 fs
   shake_2fs   SHAKE 1e-4 (LAMMPS's multiplier test, 10 iterations) at 2 fs
@@ -31,39 +32,7 @@ DATA = "/usr/share/lammps/examples/HEAT/data.spce"
 ATOMS = 3072
 EVERY = 10  # sampling interval, steps
 
-CASE = """[run]
-solver = "md"
-case = "data_file"
-steps = %(steps)d
-[time]
-dt = %(dt)r
-[md]
-units = "real"
-atom_style = "full"
-data_file = "%(data)s"
-[pair]
-style = "lj/cut/coul/long"
-cutoff = 10.0
-coeff_1_1 = [0.0, 1.0]
-coeff_1_2 = [0.0, 1.0]
-coeff_2_2 = [0.15535, 3.166]
-[bonded]
-bond_style = "harmonic"
-angle_style = "harmonic"
-bond_coeff_1 = [1000.0, 1.0]
-angle_coeff_1 = [100.0, 109.47]
-[neighbor]
-skin = 2.0
-[kspace]
-style = "pppm"
-accuracy = 1.0e-4
-[constraints]
-style = "%(style)s"
-bond_types = [1]
-angle_types = [1]
-[diagnostics]
-every_steps = %(every)d
-"""
+CASE = os.path.join(ROOT, "cases", "md", "spce_water_nve.toml")
 
 LMP = """units real
 atom_style full
@@ -92,12 +61,13 @@ RUNS = {"settle_2fs": ("settle", 2.0), "settle_1fs": ("settle", 1.0),
 
 
 def run_ours(exe, work, name, style, dt, steps):
-    path = os.path.join(work, name + ".toml")
-    with open(path, "w") as f:
-        f.write(CASE % dict(steps=steps, dt=dt, data=DATA, style=style, every=EVERY))
     out = os.path.join(work, name)
-    done = subprocess.run([exe, "run", path, "--output-dir", out], stdout=subprocess.PIPE,
-                          stderr=subprocess.STDOUT, text=True)
+    settings = {"run.steps": steps, "time.dt": dt, "constraints.style": '"%s"' % style,
+                "diagnostics.every_steps": EVERY}
+    command = [exe, "run", CASE, "--output-dir", out]
+    for key, value in settings.items():
+        command += ["--set", "%s=%s" % (key, value)]
+    done = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     if done.returncode != 0:
         sys.exit("%s failed:\n%s" % (name, done.stdout[-3000:]))
     rows = list(csv.DictReader(open(os.path.join(out, "diagnostics.csv"))))

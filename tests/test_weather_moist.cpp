@@ -236,29 +236,34 @@ TEST_CASE("the moist hydrostatic background: dry without vapour, in balance with
   }
 }
 
-TEST_CASE("the Bryan-Fritsch background: saturated, theta_e = 320 K, q_t = 0.02, in balance",
+TEST_CASE("the Bryan-Fritsch background: saturated, q_t = 0.02, neutral for the model, in balance",
           "[weather][moist]") {
+  // theta_e = 320 K at the ground; above it theta follows the model's saturated adiabat: the
+  // saturation adjustment's heating dtheta = -L / (cp pi) dqv (kernels/weather/kessler.hpp)
+  // holds along the column, checked by centred differences over 4 m.
   using namespace kernels::weather;
   weather::CaseSetup c = weather::case_setup(params(moist_case("rest", "[20, 1, 10]", "none")));
   c.kind = weather::Case::bryan_fritsch;
   const weather::ExnerTable table = weather::make_exner_table(c, -4000.0, 14000.0, 62.5);
+  auto at = [&](double z) {
+    return test::on_device(KOKKOS_LAMBDA() {
+      const weather::MoistPoint b = weather::moist_background(c, table, z);
+      const double exner = weather::table_exner(table, z);
+      return Kokkos::Array<double, 5>{b.rho, b.theta, b.qv, b.qc, exner};
+    });
+  };
+  CHECK(std::abs(weather::bryan_fritsch::equivalent_theta(at(0.0)[4], at(0.0)[1]) - 320.0) < 1e-9);
   for (const double z : {0.0, 777.7, 5000.3, 9999.9}) {
     INFO("z " << z);
-    auto at = [&](double zz) {
-      return test::on_device(KOKKOS_LAMBDA() {
-        const weather::MoistPoint b = weather::moist_background(c, table, zz);
-        const double exner = weather::table_exner(table, zz);
-        return Kokkos::Array<double, 5>{b.rho, b.theta, b.qv, b.qc, exner};
-      });
-    };
-    const auto b = at(z);
-    CHECK(std::abs(weather::bryan_fritsch::equivalent_theta(b[4], b[1]) - 320.0) < 1e-9);
+    const auto b = at(z), up = at(z + 2.0), down = at(z - 2.0);
     CHECK(b[2] == weather::saturation_vapour(b[4], b[1]));
     CHECK(std::abs(b[2] + b[3] - 0.02) < 1e-15);
+    const double heating = -weather::bryan_fritsch::latent_heat / (cp * b[4]) * (up[2] - down[2]);
+    CHECK(std::abs((up[1] - down[1]) / heating - 1) < 1e-6);
     auto p_of = [](const Kokkos::Array<double, 5>& m) {
       return pressure(m[0] * m[1] * vapour_factor(m[2]));
     };
-    const double dp = (p_of(at(z + 2.0)) - p_of(at(z - 2.0))) / 4.0;
+    const double dp = (p_of(up) - p_of(down)) / 4.0;
     CHECK(std::abs(dp / (-b[0] * 1.02 * grav) - 1) < 1e-7);
   }
 }
@@ -310,4 +315,28 @@ TEST_CASE("water dynamics: the water changes the flow of a moist bubble", "[weat
   CHECK(on.fields.at("rho_w") != off.fields.at("rho_w"));
   // The measure of the rest test sees motion: the bubble rises (w_max ~ 1 m/s by 20 steps).
   CHECK(max_w(on) > 0.1);
+}
+
+TEST_CASE("Bryan-Fritsch: the moist bubble rises like its dry counterpart", "[weather][moist]") {
+  // Their argument (section 4): with consistent equations the saturated bubble of theta_rho' =
+  // 2 K evolves much like the dry one of theta' = 2 K. Measured max w at 1000 s, moist against
+  // dry (cases/weather/bryan_fritsch_2d.toml and bryan_fritsch_dry_2d.toml): 12.02 against
+  // 10.53 m/s at 400 m, 13.25 against 12.00 at 200 m, 13.34 against 12.52 at 100 m, 15.32
+  // against 13.56 at 50 m: 7-14 % faster with the model's approximate thermodynamics; held here
+  // at 200 m to 15 %. The previous version (constant theta_e background, bubble missing from
+  // rho and rho theta) gave 20.9 against 12.5 at 100 m.
+  const std::string common =
+      "[run]\nsolver = \"weather\"\ncase = \"bryan_fritsch\"\nsteps = 1\n"
+      "[grid]\ncells = [100, 1, 50]\n";
+  const MoistRun dry = run(params(common), 1500);
+  const MoistRun moist =
+      run(params(common + "[weather]\nmoisture = true\nmicrophysics = \"saturation\"\n"), 1500);
+  const auto& start = moist.rows.front();
+  CHECK(start.at("theta_pert_max") > 1.0);  // the bubble is in rho theta, not only in the water
+  CHECK(std::abs(start.at("theta_e_pert_min")) < round_off(1e-10));  // background: zero
+  const double w_dry = dry.rows.back().at("w_max"), w_moist = moist.rows.back().at("w_max");
+  INFO("t " << moist.rows.back().at("time") << " max w dry " << w_dry << " moist " << w_moist);
+  CHECK(std::abs(moist.rows.back().at("time") - 1000.0) < 1e-6);
+  CHECK(w_dry > 10.0);
+  CHECK(std::abs(w_moist / w_dry - 1) < 0.15);
 }

@@ -3,7 +3,9 @@
 // slip walls reverse the normal momentum (reflecting); no-slip walls set the
 // ghost velocity to 2 u_wall - u, so that the face velocity is u_wall, with the
 // temperature mirrored (adiabatic) or 2 T_wall - T (isothermal). Outflow copies
-// the nearest interior cell (zero gradient); inflow imposes a fixed state.
+// the nearest interior cell (zero gradient); inflow and far field impose a fixed state (the
+// free stream): the Riemann solver at the boundary face then takes the incoming waves from it
+// and lets the outgoing ones leave (docs/solvers/cfd.md §3).
 #include "solvers/cfd/solver.hpp"
 
 namespace cb::cfd {
@@ -40,7 +42,8 @@ KOKKOS_INLINE_FUNCTION Conserved ghost_state(const FaceBoundary& b, int axis,
     case BoundaryKind::no_slip_wall:
       return no_slip_ghost(b, mirror, gamma);
     case BoundaryKind::inflow:
-      return kernels::cfd::to_conserved(b.inflow, gamma);
+    case BoundaryKind::far_field:
+      return kernels::cfd::to_conserved(b.outer_state, gamma);
     case BoundaryKind::double_mach_bottom:
       if (x < 1.0 / 6.0) return kernels::cfd::to_conserved(double_mach_post_shock(), gamma);
       return reflect(mirror, axis);

@@ -28,6 +28,7 @@ struct CaseSetup {
   double mach;             // taylor_green and cavity reference Mach number
   double vortex_strength;  // isentropic_vortex epsilon
   double uniform[5];       // uniform: rho, u, v, w, p
+  double pulse[5];         // uniform: acoustic pulse amplitude (of p), half-width, centre
 };
 
 using kernels::cfd::Primitive;
@@ -127,6 +128,21 @@ KOKKOS_INLINE_FUNCTION Primitive taylor_green(double x, double y, double z, doub
                    -math::cos(x) * math::sin(y) * math::cos(z), 0.0, p);
 }
 
+// The uniform state, plus an optional acoustic pulse p' = A p exp(-ln 2 r^2 / b^2) at the
+// state's entropy (rho = rho0 (p / p0)^(1 / gamma)), velocity unchanged: the Gaussian pulse of
+// Tam & Webb (1993), J. Comput. Phys. 107:262, isentropic to all orders (their linear
+// rho' = p' / c^2 would leave an entropy mode of order A^2 behind), here a test of the
+// far-field boundaries.
+KOKKOS_INLINE_FUNCTION Primitive uniform_with_pulse(const CaseSetup& c, double x, double y,
+                                                    double z) {
+  const double* u = c.uniform;
+  if (c.pulse[0] == 0.0) return primitive(u[0], u[1], u[2], u[3], u[4]);
+  const double dx = x - c.pulse[2], dy = y - c.pulse[3], dz = z - c.pulse[4];
+  const double r2 = (dx * dx + dy * dy + dz * dz) / (c.pulse[1] * c.pulse[1]);
+  const double dp = c.pulse[0] * u[4] * math::exp(-math::log(2.0) * r2);
+  return primitive(u[0] * math::pow(1.0 + dp / u[4], 1.0 / c.gamma), u[1], u[2], u[3], u[4] + dp);
+}
+
 }  // namespace detail
 
 KOKKOS_INLINE_FUNCTION Primitive initial_state(const CaseSetup& c, double x, double y, double z) {
@@ -145,7 +161,7 @@ KOKKOS_INLINE_FUNCTION Primitive initial_state(const CaseSetup& c, double x, dou
     case Case::cavity:
       return primitive(1.0, 0.0, 0.0, 0.0, 1.0 / (c.gamma * c.mach * c.mach));
     case Case::uniform:
-      return primitive(c.uniform[0], c.uniform[1], c.uniform[2], c.uniform[3], c.uniform[4]);
+      return detail::uniform_with_pulse(c, x, y, z);
     default:
       break;
   }

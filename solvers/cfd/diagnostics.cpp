@@ -116,20 +116,31 @@ std::vector<Diagnostic> CfdSolver::diagnostics(double time) {
                                  {"min_p", min_p},
                                  {"max_mach", max_mach},
                                  {"fallback_faces", double(fallback_total)}};
-  if (bodies) {
-    // The pressure force on the bodies, -sum p_w A n_b (n_b into the fluid).
-    compute_primitives(state_);
-    const std::array<double, 3> wall = wall_force(primitive_);
-    const char* axes[3] = {"x", "y", "z"};
-    for (int d = 0; d < 3; ++d) out.push_back({std::string("force_") + axes[d], -wall[d]});
-    const int bodies_count = static_cast<int>(params_.bodies.names.size());
-    for (int b = 0; bodies_count > 1 && b < bodies_count; ++b) {
-      const std::array<double, 3> own = wall_force(primitive_, b);
-      for (int d = 0; d < 3; ++d)
-        out.push_back({"force_" + std::string(axes[d]) + "_" + std::to_string(b + 1), -own[d]});
-    }
-  }
+  if (bodies) append_forces(out);
   return out;
+}
+
+// The pressure force on the bodies, -sum p_w A n_b (n_b into the fluid), and with [forces]
+// its drag and lift coefficients F . e / (rho U^2 A / 2); per body too with two or more.
+void CfdSolver::append_forces(std::vector<Diagnostic>& out) {
+  compute_primitives(state_);
+  const ForceReference& ref = params_.forces;
+  auto append = [&](const std::array<double, 3>& wall, const std::string& suffix) {
+    const char* axes[3] = {"x", "y", "z"};
+    for (int d = 0; d < 3; ++d) out.push_back({std::string("force_") + axes[d] + suffix, -wall[d]});
+    if (ref.area == 0.0) return;
+    double drag = 0.0, lift = 0.0;
+    for (int d = 0; d < 3; ++d) {
+      drag -= wall[d] * ref.drag[d];
+      lift -= wall[d] * ref.lift[d];
+    }
+    out.push_back({"cd" + suffix, drag / ref.dynamic_pressure_area()});
+    out.push_back({"cl" + suffix, lift / ref.dynamic_pressure_area()});
+  };
+  append(wall_force(primitive_), "");
+  const int bodies_count = static_cast<int>(params_.bodies.names.size());
+  for (int b = 0; bodies_count > 1 && b < bodies_count; ++b)
+    append(wall_force(primitive_, b), "_" + std::to_string(b + 1));
 }
 
 std::string CfdSolver::locate_non_finite() {

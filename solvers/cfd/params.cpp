@@ -24,8 +24,8 @@ const std::vector<std::string> case_names = {"sod",
                                              "taylor_green",
                                              "cavity",
                                              "uniform"};
-const std::vector<std::string> boundary_names = {"periodic", "outflow", "slip_wall", "no_slip_wall",
-                                                 "inflow"};
+const std::vector<std::string> boundary_names = {"periodic",     "outflow", "slip_wall",
+                                                 "no_slip_wall", "inflow",  "far_field"};
 const char* const face_names[3][2] = {{"x_lo", "x_hi"}, {"y_lo", "y_hi"}, {"z_lo", "z_hi"}};
 
 template <class Enum>
@@ -102,6 +102,19 @@ void read_numerics(io::CaseFile& file, Params& p, const CaseDefaults& d) {
   }
 }
 
+// [initial] pulse_amplitude (relative to p; 0: none), pulse_half_width, pulse_center (default
+// the domain's centre) of the uniform case's acoustic pulse (cases.hpp).
+void read_pulse(io::CaseFile& file, const Params& p, CaseSetup& c) {
+  c.pulse[0] = file.get<double>("initial", "pulse_amplitude", 0.0, io::Bounds::closed(-0.5, 0.5));
+  const GridGeometry& g = p.geometry;
+  c.pulse[1] = file.get<double>("initial", "pulse_half_width", 0.1 * (g.hi[0] - g.lo[0]),
+                                io::Bounds::positive());
+  const std::array<double, 3> middle = {0.5 * (g.lo[0] + g.hi[0]), 0.5 * (g.lo[1] + g.hi[1]),
+                                        0.5 * (g.lo[2] + g.hi[2])};
+  const auto centre = file.get<std::array<double, 3>>("initial", "pulse_center", middle);
+  for (int a = 0; a < 3; ++a) c.pulse[2 + a] = centre[a];
+}
+
 // [initial]: only the keys of the chosen case are known; others are rejected.
 void read_initial(io::CaseFile& file, Params& p) {
   CaseSetup& c = p.setup;
@@ -137,6 +150,7 @@ void read_initial(io::CaseFile& file, Params& p) {
     if (velocity.size() != 3) file.fail("initial", "velocity", "[initial] velocity: 3 numbers");
     for (int a = 0; a < 3; ++a) c.uniform[1 + a] = velocity[a];
     c.uniform[4] = file.get<double>("initial", "pressure", 1.0, io::Bounds::positive());
+    read_pulse(file, p, c);
   }
 }
 
@@ -208,15 +222,20 @@ void read_face(io::CaseFile& file, Params& p, const CaseDefaults& d, int axis, i
   if (p.kind == Case::cavity && axis == 1 && side == 1) lid[0] = 1.0;  // the moving lid
   const std::string velocity_key = "wall_velocity_" + face;
   const std::string temperature_key = "wall_temperature_" + face;
-  const std::string inflow_key = "inflow_" + face;
+  const bool fixed_state = b.kind == BoundaryKind::inflow || b.kind == BoundaryKind::far_field;
+  const std::string state_key =
+      (b.kind == BoundaryKind::far_field ? "far_field_" : "inflow_") + face;
   for (const std::string& key : {velocity_key, temperature_key}) {
     if (!no_slip && file.has("boundary", key)) {
       file.fail("boundary", key, "[boundary] " + key + " needs " + face + " = \"no_slip_wall\"");
     }
   }
-  if (b.kind != BoundaryKind::inflow && file.has("boundary", inflow_key)) {
-    file.fail("boundary", inflow_key,
-              "[boundary] " + inflow_key + " needs " + face + " = \"inflow\"");
+  for (const char* kind : {"inflow", "far_field"}) {
+    const std::string key = std::string(kind) + "_" + face;
+    if (key != state_key || !fixed_state) {
+      if (file.has("boundary", key))
+        file.fail("boundary", key, "[boundary] " + key + " needs " + face + " = \"" + kind + "\"");
+    }
   }
   if (no_slip) {
     const Real3 v = file.get<std::array<double, 3>>("boundary", velocity_key, lid);
@@ -228,9 +247,9 @@ void read_face(io::CaseFile& file, Params& p, const CaseDefaults& d, int axis, i
     b.wall_temperature =
         real(file.get<double>("boundary", temperature_key, 0.0, io::Bounds::non_negative()));
   }
-  if (b.kind == BoundaryKind::inflow) {
+  if (fixed_state) {
     const bool post_shock = p.kind == Case::double_mach && axis == 0 && side == 0;
-    b.inflow = read_state(file, inflow_key, !post_shock, double_mach_post_shock());
+    b.outer_state = read_state(file, state_key, !post_shock, double_mach_post_shock());
   }
 }
 
@@ -261,6 +280,52 @@ void refuse_with_bodies(io::CaseFile& file, const Params& p) {
     file.fail("cfd", "reconstruction", "[cfd] reconstruction = \"weno5\"" + with);
 }
 
+Real3 unit(io::CaseFile& file, const char* key, const Real3& v) {
+  const double norm = std::sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+  if (!(norm > 0.0)) file.fail("forces", key, std::string("[forces] ") + key + ": a zero vector");
+  return {v[0] / norm, v[1] / norm, v[2] / norm};
+}
+
+// [forces] (with bodies): reference area, density and speed of the force coefficients, and
+// the drag and lift directions. The uniform case's stream gives the density, the speed and the
+// drag direction by default; lift defaults to z x drag (the 2-D convention).
+ForceReference read_forces(io::CaseFile& file, const Params& p) {
+  ForceReference f;
+  const char* keys[] = {"reference_area", "reference_density", "reference_speed", "drag_direction",
+                        "lift_direction"};
+  if (p.bodies.empty()) {
+    for (const char* key : keys)
+      if (file.has("forces", key))
+        file.fail("forces", key, std::string("[forces] ") + key + " needs [[geometry]] bodies");
+    return f;
+  }
+  const bool stream = p.kind == Case::uniform;
+  const double* u = p.setup.uniform;
+  const double speed = stream ? std::sqrt(u[1] * u[1] + u[2] * u[2] + u[3] * u[3]) : 0.0;
+  f.area = file.get<double>("forces", "reference_area", 0.0, io::Bounds::non_negative());
+  if (f.area == 0.0) {
+    for (const char* key : keys)
+      if (file.has("forces", key) && std::string(key) != "reference_area")
+        file.fail("forces", key, std::string("[forces] ") + key + " needs reference_area > 0");
+    return f;
+  }
+  const auto positive = io::Bounds::positive();
+  f.density = stream ? file.get<double>("forces", "reference_density", u[0], positive)
+                     : file.require<double>("forces", "reference_density", positive);
+  f.speed = speed > 0.0 ? file.get<double>("forces", "reference_speed", speed, positive)
+                        : file.require<double>("forces", "reference_speed", positive);
+  const Real3 along = speed > 0.0 ? Real3{u[1], u[2], u[3]} : Real3{1.0, 0.0, 0.0};
+  f.drag = unit(file, "drag_direction", file.get<Real3>("forces", "drag_direction", along));
+  const Real3 z_cross_drag{-f.drag[1], f.drag[0], 0.0};
+  if (z_cross_drag[0] == 0.0 && z_cross_drag[1] == 0.0 && !file.has("forces", "lift_direction"))
+    file.fail("forces", "lift_direction", "[forces] lift_direction: required, drag is along z");
+  f.lift = unit(file, "lift_direction", file.get<Real3>("forces", "lift_direction", z_cross_drag));
+  const double dot = f.drag[0] * f.lift[0] + f.drag[1] * f.lift[1] + f.drag[2] * f.lift[2];
+  if (std::abs(dot) > 1e-9)
+    file.fail("forces", "lift_direction", "[forces] lift_direction: not perpendicular to drag");
+  return f;
+}
+
 }  // namespace
 
 Params read_params(io::CaseFile& file) {
@@ -275,6 +340,7 @@ Params read_params(io::CaseFile& file) {
   read_boundaries(file, p, d);
   p.bodies = read_geometry(file, p.geometry);
   if (!p.bodies.empty()) refuse_with_bodies(file, p);
+  p.forces = read_forces(file, p);
   for (int a = 0; a < 3; ++a) {
     const int n = p.geometry.cells[a];
     if (n > 1 && n < p.halo()) {

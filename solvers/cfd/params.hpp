@@ -21,6 +21,7 @@ enum class BoundaryKind : int {
   slip_wall,           // reflecting
   no_slip_wall,        // velocity 2 u_wall - u mirrored; adiabatic or isothermal
   inflow,              // fixed state
+  far_field,           // the free stream as a fixed state, for the outer faces of external flows
   double_mach_bottom,  // Woodward & Colella (1984): post-shock for x < 1/6, else reflecting
   double_mach_top      // Woodward & Colella (1984): the exact moving Mach 10 shock
 };
@@ -30,11 +31,19 @@ struct FaceBoundary {
   BoundaryKind kind = BoundaryKind::outflow;
   real wall_velocity[3] = {0, 0, 0};
   real wall_temperature = 0;  // > 0: isothermal no-slip wall; else adiabatic
-  kernels::cfd::Primitive inflow{1, {0, 0, 0}, 1};
+  kernels::cfd::Primitive outer_state{1, {0, 0, 0}, 1};  // inflow: imposed; far_field: free stream
 };
 
 struct Boundaries {
   FaceBoundary face[3][2];  // [axis][side]
+};
+
+// [forces]: force coefficients F . e / (rho U^2 A / 2) of the bodies along the drag and lift
+// directions (docs/solvers/cfd.md §7); off while the reference area is 0.
+struct ForceReference {
+  double area = 0.0, density = 1.0, speed = 1.0;
+  Real3 drag{1.0, 0.0, 0.0}, lift{0.0, 1.0, 0.0};  // unit vectors
+  double dynamic_pressure_area() const { return 0.5 * density * speed * speed * area; }
 };
 
 struct Params {
@@ -53,6 +62,7 @@ struct Params {
   kernels::cfd::Viscosity viscosity{kernels::cfd::ViscosityLaw::none, 0, 0.72, 1, 0.3831};
   Boundaries boundaries;
   BodyProgram bodies;  // [[geometry]]: cut cells (docs/solvers/cfd.md §7)
+  ForceReference forces;
   CaseSetup setup{};
   bool viscous() const { return viscosity.law != kernels::cfd::ViscosityLaw::none; }
   // The fourth-order conversions read one more layer (cell averages -> points).

@@ -60,6 +60,7 @@ class CfdSolver : public GridSolver {
   void update_cut_stage(const kernels::SspStage& stage, double dt, bool first_stage);
   // sum of p_w A n_b over the cut cells of body `body` (all bodies: -1).
   std::array<double, 3> wall_force(const Field& primitive, int body = -1);
+  void append_forces(std::vector<Diagnostic>& out);
   // The momentum the body walls gave the fluid since the start: the time
   // integral of the pressure force, stage-weighted as the RK update is.
   const std::array<double, 3>& wall_impulse() const { return wall_impulse_; }

@@ -104,10 +104,15 @@ KOKKOS_INLINE_FUNCTION PointState perturb_case(const CaseSetup& c, double x, dou
       s.t = ellipse_cosine(x, y, z, -20.0, xc, yc, 5000.0, 4000.0, 2 * ry, 2000.0);
       break;
     case Case::straka:
-    case Case::robert: {
-      // Pressure (so rho theta) unchanged: rho = rho_bar theta_bar / theta.
+    case Case::robert:
+    case Case::bryan_fritsch: {
+      // Pressure (so rho theta) unchanged: rho = rho_bar theta_bar / theta. Bryan & Fritsch's
+      // dry bubble (their section 4a): theta' = 2 cos^2 K; the moist run replaces it with its
+      // saturated bubble (moist_background.hpp).
       s.t = c.kind == Case::straka ? detail::straka_theta(c, x, y, z)
-                                   : detail::robert_theta(c, x, y, z);
+            : c.kind == Case::robert
+                ? detail::robert_theta(c, x, y, z)
+                : ellipse_cosine(x, y, z, 2.0, xc, yc, 2000.0, 2000.0, ry, 2000.0);
       s.r = s.hr * s.ht / (s.ht + s.t) - s.hr;
       break;
     }

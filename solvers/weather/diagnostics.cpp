@@ -172,35 +172,47 @@ void WeatherSolver::append_water_diagnostics(std::vector<Diagnostic>& rows) {
   if (setup_.kind == Case::bryan_fritsch) append_theta_e(rows);
 }
 
-// Bryan & Fritsch runs: the range of the equivalent potential temperature theta exp(L qv /
-// (cp T)) of the model's thermodynamics (moist_background.hpp), pi from the moist equation of
-// state; 320 K everywhere at the start outside the bubble.
+namespace {
+
+// theta_e - theta_e_bar of a cell of a moist Bryan & Fritsch run: the equivalent potential
+// temperature of the model's thermodynamics (moist_background.hpp) less the background's.
+KOKKOS_INLINE_FUNCTION double theta_e_pert(const Field& s, const Column& hy_r, const Column& hy_rt,
+                                           const WaterColumns& hy_water, int qv_var, int k, int j,
+                                           int i) {
+  const double rho = s(Var::dens, k, j, i) + hy_r(k), rho_theta = s(Var::rhot, k, j, i) + hy_rt(k);
+  return bryan_fritsch::cell_equivalent_theta(rho, rho_theta, s(qv_var, k, j, i) / rho) -
+         bryan_fritsch::cell_equivalent_theta(hy_r(k), hy_rt(k), hy_water(0, k) / hy_r(k));
+}
+
+}  // namespace
+
+bool writes_theta_e(const Params& params) {
+  return params.kind == Case::bryan_fritsch && params.moisture.enabled;
+}
+
+// Bryan & Fritsch runs: the range of theta_e' (zero at the start outside the bubble).
 void WeatherSolver::append_theta_e(std::vector<Diagnostic>& rows) {
-  using namespace kernels::weather;
   const Field s = state_;
   const Column hy_r = hy_dens_cell_, hy_rt = hy_dens_theta_cell_;
-  const int first = params_.dynamic_variables();
+  const WaterColumns hy_water = hy_water_cell_;
+  const int qv = params_.dynamic_variables();
   const CellPolicy cells = owned_cells(decomposition_.local_cells(), ghost_);
-  auto theta_e = KOKKOS_LAMBDA(int k, int j, int i) {
-    const double rho = s(Var::dens, k, j, i) + hy_r(k),
-                 rho_theta = s(Var::rhot, k, j, i) + hy_rt(k);
-    const double qv = s(first, k, j, i) / rho;
-    const double exner = math::pow(pressure(rho_theta * vapour_factor(qv)) / p0, rd / cp);
-    return rho_theta / rho *
-           math::exp(bryan_fritsch::latent_heat * qv / (cp * rho_theta / rho * exner));
-  };
   double lo = 0, hi = 0;
   Kokkos::parallel_reduce(
-      "weather::theta_e_min", cells,
-      KOKKOS_LAMBDA(int k, int j, int i, double& m) { m = math::min(m, theta_e(k, j, i)); },
+      "weather::theta_e_pert_min", cells,
+      KOKKOS_LAMBDA(int k, int j, int i, double& m) {
+        m = math::min(m, theta_e_pert(s, hy_r, hy_rt, hy_water, qv, k, j, i));
+      },
       Kokkos::Min<double>(lo));
   Kokkos::parallel_reduce(
-      "weather::theta_e_max", cells,
-      KOKKOS_LAMBDA(int k, int j, int i, double& m) { m = math::max(m, theta_e(k, j, i)); },
+      "weather::theta_e_pert_max", cells,
+      KOKKOS_LAMBDA(int k, int j, int i, double& m) {
+        m = math::max(m, theta_e_pert(s, hy_r, hy_rt, hy_water, qv, k, j, i));
+      },
       Kokkos::Max<double>(hi));
   const MPI_Comm comm = decomposition_.comm();
-  rows.push_back({"theta_e_min", global_reduce(lo, MPI_MIN, comm)});
-  rows.push_back({"theta_e_max", global_reduce(hi, MPI_MAX, comm)});
+  rows.push_back({"theta_e_pert_min", global_reduce(lo, MPI_MIN, comm)});
+  rows.push_back({"theta_e_pert_max", global_reduce(hi, MPI_MAX, comm)});
 }
 
 std::vector<std::string> WeatherSolver::summary_lines() {
@@ -238,6 +250,14 @@ void WeatherSolver::compute_derived() {
         if (nvars > 4) d(4, k, j, i) = c.v;
         for (int t = nvars; t < nvars + ntracers; ++t) d(t, k, j, i) = s(t, k, j, i) / c.r;
       });
+  if (!writes_theta_e(params_)) return;
+  const WaterColumns hy_water = hy_water_cell_;
+  const int last = nvars + ntracers;
+  Kokkos::parallel_for(
+      "weather::derived_theta_e", owned_cells(decomposition_.local_cells(), ghost_),
+      KOKKOS_LAMBDA(int k, int j, int i) {
+        d(last, k, j, i) = theta_e_pert(s, hy_r, hy_rt, hy_water, nvars, k, j, i);
+      });
 }
 
 // The output fields in output order, with their component of derived_
@@ -258,6 +278,7 @@ std::vector<std::string> output_field_names(const Params& params) {
   for (int n = 0; n < count; ++n) names.push_back(derived_fields[n].name);
   for (int t = 0; t < params.tracers(); ++t) names.push_back(mixing_ratio_names[t]);
   if (params.moisture.kessler) names.insert(names.end(), {"precip_rate", "rain_accumulated"});
+  if (writes_theta_e(params)) names.push_back("theta_e_pert");
   return names;
 }
 
@@ -270,6 +291,8 @@ std::vector<FieldComponent> WeatherSolver::output_fields() {
   for (int t = 0; t < params_.tracers(); ++t)
     fields.push_back({mixing_ratio_names[t], derived_, count + t});
   append_surface_rain(fields, true);
+  if (writes_theta_e(params_))
+    fields.push_back({"theta_e_pert", derived_, count + params_.tracers()});
   return fields;
 }
 

@@ -19,28 +19,57 @@ namespace cb::weather {
 using kernels::gauss3_node, kernels::gauss3_weight;
 using kernels::weather::Var;
 
+namespace {
+
+ColumnPoint advance(ColumnPoint y, double h, ColumnPoint k) {
+  return {y.exner + h * k.exner, y.theta + h * k.theta};
+}
+
+Kokkos::View<double*, MemSpace> device_copy(const char* name, const std::vector<double>& host) {
+  Kokkos::View<double*, MemSpace> v(std::string(name), host.size());
+  Kokkos::deep_copy(v, Kokkos::View<const double*, Kokkos::HostSpace>(host.data(), host.size()));
+  return v;
+}
+
+}  // namespace
+
 ExnerTable make_exner_table(const CaseSetup& c, double z_lo, double z_hi, double dz) {
   const int below = int(std::ceil(-z_lo / dz)), above = int(std::ceil(z_hi / dz));
   const int n = below + above + 1;
-  std::vector<double> exner(n), slope(n);
-  exner[below] = 1.0;  // p = p0 at the ground, as the dry backgrounds
-  // Classical RK4 of dpi/dz = f(z, pi) from the ground, upwards (d = +1) then downwards.
+  const bool integrates_theta = c.kind == Case::bryan_fritsch;
+  std::vector<ColumnPoint> y(n), slope(n);
+  // p = p0 at the ground, as the dry backgrounds; Bryan-Fritsch: saturated, theta_e = 320 K.
+  y[below] = {1.0,
+              integrates_theta ? bryan_fritsch::saturated_theta(1.0, bryan_fritsch::theta_e) : 0.0};
+  // Classical RK4 of dy/dz = f(z, y) from the ground, upwards (d = +1) then downwards.
   for (const int d : {1, -1}) {
     const double h = d * dz;
     for (int m = below; d > 0 ? m < n - 1 : m > 0; m += d) {
-      const double z = (m - below) * dz, pi = exner[m];
-      const double k1 = background_exner_slope(c, z, pi);
-      const double k2 = background_exner_slope(c, z + h / 2, pi + h / 2 * k1);
-      const double k3 = background_exner_slope(c, z + h / 2, pi + h / 2 * k2);
-      const double k4 = background_exner_slope(c, z + h, pi + h * k3);
-      exner[m + d] = pi + h / 6 * (k1 + 2 * k2 + 2 * k3 + k4);
+      const double z = (m - below) * dz;
+      const ColumnPoint k1 = background_column_slope(c, z, y[m]);
+      const ColumnPoint k2 = background_column_slope(c, z + h / 2, advance(y[m], h / 2, k1));
+      const ColumnPoint k3 = background_column_slope(c, z + h / 2, advance(y[m], h / 2, k2));
+      const ColumnPoint k4 = background_column_slope(c, z + h, advance(y[m], h, k3));
+      y[m + d] = {y[m].exner + h / 6 * (k1.exner + 2 * k2.exner + 2 * k3.exner + k4.exner),
+                  y[m].theta + h / 6 * (k1.theta + 2 * k2.theta + 2 * k3.theta + k4.theta)};
     }
   }
-  for (int m = 0; m < n; ++m) slope[m] = background_exner_slope(c, (m - below) * dz, exner[m]);
-  ExnerTable t{Kokkos::View<double*, MemSpace>("weather::exner_table", n),
-               Kokkos::View<double*, MemSpace>("weather::exner_slope", n), -below * dz, dz};
-  Kokkos::deep_copy(t.exner, Kokkos::View<const double*, Kokkos::HostSpace>(exner.data(), n));
-  Kokkos::deep_copy(t.slope, Kokkos::View<const double*, Kokkos::HostSpace>(slope.data(), n));
+  for (int m = 0; m < n; ++m) slope[m] = background_column_slope(c, (m - below) * dz, y[m]);
+  auto component = [&](const std::vector<ColumnPoint>& v, double ColumnPoint::*member) {
+    std::vector<double> out(n);
+    for (int m = 0; m < n; ++m) out[m] = v[m].*member;
+    return out;
+  };
+  ExnerTable t{device_copy("weather::exner_table", component(y, &ColumnPoint::exner)),
+               device_copy("weather::exner_slope", component(slope, &ColumnPoint::exner)),
+               {},
+               {},
+               -below * dz,
+               dz};
+  if (integrates_theta) {
+    t.theta = device_copy("weather::theta_table", component(y, &ColumnPoint::theta));
+    t.theta_slope = device_copy("weather::theta_slope", component(slope, &ColumnPoint::theta));
+  }
   return t;
 }
 
@@ -122,13 +151,13 @@ void WeatherSolver::initialize_moist_state() {
                                    ? gauss3_weight(ii) * gauss3_weight(jj) * gauss3_weight(kk)
                                    : gauss3_weight(ii) * gauss3_weight(kk);
               PointState p = perturb_case(c, x, y, z, b.rho, b.theta);
+              PointWater q = moist_point_water(c, t, p, z, b);
+              if (c.kind == Case::bryan_fritsch && c.bubble) bryan_fritsch_bubble(t, x, z, b, p, q);
               sum[Var::dens] += p.r * w;
               sum[Var::umom] += (p.r + p.hr) * p.u * w;
               sum[Var::wmom] += (p.r + p.hr) * p.w * w;
               sum[Var::rhot] += ((p.r + p.hr) * (p.t + p.ht) - p.hr * p.ht) * w;
               sum[Var::vmom] += (p.r + p.hr) * p.v * w;
-              PointWater q = moist_point_water(c, t, p, z, b);
-              if (c.kind == Case::bryan_fritsch && c.bubble) bryan_fritsch_bubble(t, x, z, b, p, q);
               water[0] += ((p.r + p.hr) * q.qv - p.hr * b.qv) * w;
               water[1] += ((p.r + p.hr) * q.qc - p.hr * b.qc) * w;
               water[2] += (p.r + p.hr) * q.qr * w;

@@ -163,9 +163,10 @@ Params read_params(io::CaseFile& file) {
               "[time] dt: above the diffusion limit K dt / h^2 <= 1/4 (dt <= " +
                   std::to_string(diffusion_dt_limit(p)) + " s)");
   }
-  if (p.kind == Case::bryan_fritsch && !p.moisture.dynamics)
+  if (p.kind == Case::bryan_fritsch && p.moisture.enabled && !p.moisture.dynamics)
     file.fail("weather", "moisture",
-              "[weather] moisture: case bryan_fritsch needs moisture = true and water_dynamics");
+              "[weather] moisture: case bryan_fritsch with water needs water_dynamics (without "
+              "moisture it is their dry bubble)");
   if (on_supercell_sounding(p.kind)) check_sounding_case(file, p);
   p.bubble = file.get<bool>("weather", "bubble", true);
   if (!p.bubble &&

@@ -34,7 +34,7 @@ WeatherSolver::WeatherSolver(const Params& params, const Decomposition& decompos
   state_ = padded_field("weather::state", vars, n, ghost_);
   state_tmp_ = padded_field("weather::state_tmp", vars, n, ghost_);
   flux_ = padded_field("weather::flux", vars, n, ghost_);
-  derived_ = padded_field("weather::derived", vars, n, ghost_);
+  derived_ = padded_field("weather::derived", vars + (writes_theta_e(params) ? 1 : 0), n, ghost_);
   const int nk = n[2] + 2 * ghost_[2];
   hy_dens_cell_ = Column("weather::hy_dens_cell", nk);
   hy_dens_theta_cell_ = Column("weather::hy_dens_theta_cell", nk);

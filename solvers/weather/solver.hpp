@@ -110,5 +110,7 @@ double field_bytes(const Params& params, int ranks);
 
 // The fields [output] fields may name (derived from the state at output time).
 std::vector<std::string> output_field_names(const Params& params);
+// Moist Bryan & Fritsch runs output theta_e' (a derived field after the mixing ratios).
+bool writes_theta_e(const Params& params);
 
 }  // namespace cb::weather

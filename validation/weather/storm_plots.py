@@ -3,23 +3,29 @@
 Usage (Debian's Python, for h5py and matplotlib):
   /usr/bin/python3 validation/weather/storm_plots.py supercell 4km:OUT4 2km:OUT2 ...
   /usr/bin/python3 validation/weather/storm_plots.py squall OUT
+  /usr/bin/python3 validation/weather/storm_plots.py bubble LABEL:OUT ...
 
 OUT is a run's output directory (diagnostics.csv, fields/). `supercell` plots max w against
 time for each resolution and, per resolution, the accumulated surface rain and the 5 km
 updraft at 1 h and 2 h (the split into right- and left-moving storms); `squall` plots max w and the cold pool
 against time and an x-z section of theta' and rain at the last output. Each prints, every
-10 minutes, the numbers the docs quote.
+10 minutes, the numbers the docs quote. `bubble` takes Bryan & Fritsch runs (dry and moist,
+any resolution): theta' (dry) or theta_e' (moist) and w at the last output, side by side as in
+their Fig. 3 and 4, and max w against time; it prints max w, where it is, and the top of the
+thermal (the highest point of the 0.1 K contour of theta' or theta_e' on the centre line).
 """
 import os
 import sys
 
+import h5py
 import numpy as np
 import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402  (after choosing the backend)
 
-from weather_measure import VALIDATION, all_diagnostics, centres, field_at  # noqa: E402
+from weather_measure import (VALIDATION, all_diagnostics, centres, field_at,  # noqa: E402
+                             fields_files)
 
 FIGURES = os.path.join(VALIDATION, "figures")
 
@@ -158,9 +164,61 @@ def squall(outdir):
               f"{cold.max() / 1000:.0f} km, min {surface.min():.2f} K")
 
 
+def bubble(runs):
+    fig, axes = plt.subplots(len(runs), 2, figsize=(9.0, 2.6 * len(runs)), dpi=90, squeeze=False)
+    for row, (label, outdir) in enumerate(runs):
+        name = "theta_e_pert" if has_field(outdir, "theta_e_pert") else "theta_pert"
+        data, attrs = field_at(outdir, None, [name, "w"])
+        x, _ = centres(attrs, 0)
+        z, _ = centres(attrs, 2)
+        theta, w = data[name][:, 0, :], data["w"][:, 0, :]
+        for col, (values, title, step) in enumerate(((theta, name, 0.4), (w, "w (m/s)", 2.0))):
+            bound = max(np.abs(values).max(), 1e-6)
+            ax = axes[row][col]
+            ax.pcolormesh(x / 1000, z / 1000, values, cmap="RdBu_r", vmin=-bound, vmax=bound,
+                          shading="nearest", rasterized=True)
+            levels = [v for v in np.arange(-20, 20.01, step) if abs(v) > 1e-9]
+            ax.contour(x / 1000, z / 1000, values, levels=levels, colors="k", linewidths=0.5)
+            ax.set_aspect("equal")
+            ax.set_title(f"{label}: {title}, t = {float(attrs['time']):.0f} s, "
+                         f"contours every {step:g}", fontsize=9)
+            ax.set_xlabel("x (km)")
+            ax.set_ylabel("z (km)")
+        centre = int(np.argmin(np.abs(x - 10000.0)))
+        warm = z[theta[:, centre] > 0.1]
+        k, i = np.unravel_index(int(np.argmax(w)), w.shape)
+        print(f"{label}: t = {float(attrs['time']):.0f} s, max w {w.max():.2f} m/s at "
+              f"x = {x[i] / 1000:.2f} km, z = {z[k] / 1000:.2f} km; {name} in "
+              f"[{theta.min():.2f}, {theta.max():.2f}] K; 0.1 K top on the centre line "
+              f"{warm.max() / 1000 if warm.size else float('nan'):.2f} km")
+    fig.tight_layout()
+    fig.savefig(os.path.join(FIGURES, "bryan_fritsch_fields.png"))
+    plt.close(fig)
+
+    fig, ax = plt.subplots(figsize=(6.0, 3.4), dpi=90)
+    for label, outdir in runs:
+        t, w = series(outdir, "w_max")
+        ax.plot(t * 60.0, w, label=label)
+    ax.set_xlabel("t (s)")
+    ax.set_ylabel("max w (m/s)")
+    ax.set_title("Bryan & Fritsch bubbles: max w", fontsize=10)
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(os.path.join(FIGURES, "bryan_fritsch_max_w.png"))
+    plt.close(fig)
+
+
+def has_field(outdir, name):
+    with h5py.File(sorted(fields_files(outdir).items())[-1][1], "r") as f:
+        return name in f
+
+
 if __name__ == "__main__":
     if len(sys.argv) >= 3 and sys.argv[1] == "supercell":
         supercell([tuple(arg.split(":", 1)) for arg in sys.argv[2:]])
+    elif len(sys.argv) >= 3 and sys.argv[1] == "bubble":
+        bubble([tuple(arg.split(":", 1)) for arg in sys.argv[2:]])
     elif len(sys.argv) == 3 and sys.argv[1] == "squall":
         squall(sys.argv[2])
     else:

@@ -107,12 +107,13 @@ class ParticleSolver : public Solver {
   // Collective. Replaces the state with `atoms` (any subset on any rank, e.g.
   // a rank-offset slice of a checkpoint); the solver sends each atom to its owner.
   virtual void load_particles(const HostParticles& atoms) = 0;
-  // Collective; on restart, before load_particles: a solver whose box changes
-  // during a run (a barostat) takes the checkpoint's box and what its root
-  // scalars say about it; others keep theirs (and the checkpoint's must then
-  // be the same).
-  virtual void restore_box(const ParticleBox& /*saved*/,
-                           const std::vector<std::pair<std::string, double>>& /*scalars*/) {}
+  // Collective; on restart, before load_particles: the checkpoint's box and root
+  // scalars, for what the atoms' setup needs from them. A solver whose box changes
+  // during a run (a barostat) takes the checkpoint's box; others keep theirs (and
+  // the checkpoint's must then be the same). MD also takes the charge sums its
+  // Ewald/PPPM setup uses, so that they do not depend on the atoms' owners.
+  virtual void prepare_restore(const ParticleBox& /*saved*/,
+                               const std::vector<std::pair<std::string, double>>& /*scalars*/) {}
   // Names of extra per-atom output quantities beyond id/type/x/v (e.g. "pe", "ke").
   virtual std::vector<std::string> per_atom_names() const { return {}; }
   // Those written when [output] fields names none (all by default).

@@ -49,7 +49,7 @@ class ParticleRun : public SolverRun {
       saved.lo = header.geometry.lo;
       saved.hi = header.geometry.hi;
       saved.periodic = header.geometry.periodic;
-      solver_->restore_box(saved, header.scalars);
+      solver_->prepare_restore(saved, header.scalars);
     }
     check_particles_compatible(path, header, solver_->name(), solver_->box(),
                                solver_->total_atoms());

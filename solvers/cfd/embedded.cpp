@@ -29,15 +29,58 @@ struct Reach {
   int x, y, z;
 };
 
-// The fraction-weighted mean of DC over the block around (k, j, i), the cell
-// included (v: the variable), and the fractions of the others.
+// The face apertures of the padded block, per axis (face n of an axis lies
+// between cells n - 1 and n).
+struct Apertures {
+  NodeView x, y, z;
+
+  // Whether the face between (k, j, i) and its neighbour one step along `axis`
+  // (`step` = +1 or -1) is open to the fluid.
+  KOKKOS_INLINE_FUNCTION bool open(int axis, int step, int k, int j, int i) const {
+    const int up = step > 0 ? 1 : 0;
+    if (axis == 0) return x(k, j, i + up) > 0.0;
+    if (axis == 1) return y(k, j + up, i) > 0.0;
+    return z(k + up, j, i) > 0.0;
+  }
+};
+
+// Whether the cell at offset (a, b, c) in the block around (k, j, i) is joined
+// to it through open faces by unit steps along the axes of the offset, in some
+// order (the block's cells reachable without crossing a body: Colella et al.
+// 2006 redistribute among the connected cells only). The relation is
+// symmetric, so what a cell gives, its neighbour takes.
+KOKKOS_INLINE_FUNCTION bool connected(const Apertures& ap, int k, int j, int i, int a, int b,
+                                      int c) {
+  const int offset[3] = {a, b, c};
+  int axes[3], count = 0;
+  for (int d = 0; d < 3; ++d)
+    if (offset[d] != 0) axes[count++] = d;
+  // Every order of the (at most three) steps: 1, 2 or 6 paths.
+  const int orders[6][3] = {{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}};
+  const int paths = count == 3 ? 6 : count == 2 ? 2 : 1;
+  for (int p = 0; p < paths; ++p) {
+    int at[3] = {i, j, k};
+    bool open = true;
+    for (int s = 0; s < count && open; ++s) {
+      const int axis = axes[count == 2 ? (p == 0 ? s : 1 - s) : orders[p][s]];
+      open = ap.open(axis, offset[axis], at[2], at[1], at[0]);
+      at[axis] += offset[axis];
+    }
+    if (open) return true;
+  }
+  return false;
+}
+
+// The fraction-weighted mean of DC over the connected cells of the block around
+// (k, j, i), the cell included (v: the variable), and the fractions of the others.
 struct Neighbourhood {
   real mean[variables];
   double others;
 };
 
 KOKKOS_INLINE_FUNCTION Neighbourhood neighbourhood(const Field& dc, const NodeView& weight,
-                                                   const Reach& r, int k, int j, int i) {
+                                                   const Apertures& ap, const Reach& r, int k,
+                                                   int j, int i) {
   Neighbourhood n{{0, 0, 0, 0, 0}, 0.0};
   double total = 0.0;
   for (int c = -r.z; c <= r.z; ++c)
@@ -45,6 +88,7 @@ KOKKOS_INLINE_FUNCTION Neighbourhood neighbourhood(const Field& dc, const NodeVi
       for (int a = -r.x; a <= r.x; ++a) {
         const double w = weight(k + c, j + b, i + a);
         if (w == 0.0) continue;
+        if ((a != 0 || b != 0 || c != 0) && !connected(ap, k, j, i, a, b, c)) continue;
         total += w;
         if (a != 0 || b != 0 || c != 0) n.others += w;
         for (int v = 0; v < variables; ++v) n.mean[v] += real(w) * dc(v, k + c, j + b, i + a);
@@ -170,6 +214,7 @@ void CfdSolver::compute_excess() {
   halo_.exchange(divergence_);
   const Field dc = divergence_, excess = excess_;
   const NodeView weight = weight_;
+  const Apertures ap{cut_.aperture[0], cut_.aperture[1], cut_.aperture[2]};
   const Reach r{active(0), active(1), active(2)};
   const Int3& g = ghost_;
   const Int3& n = decomposition_.local_cells();
@@ -180,7 +225,7 @@ void CfdSolver::compute_excess() {
         const double kappa = weight(k, j, i);
         real out[variables] = {0, 0, 0, 0, 0};
         if (is_cut(kappa)) {
-          const Neighbourhood nb = neighbourhood(dc, weight, r, k, j, i);
+          const Neighbourhood nb = neighbourhood(dc, weight, ap, r, k, j, i);
           if (nb.others > 0.0) {
             const real share = real(kappa * (1.0 - kappa) / nb.others);
             for (int v = 0; v < variables; ++v) out[v] = share * (dc(v, k, j, i) - nb.mean[v]);
@@ -195,6 +240,7 @@ void CfdSolver::compute_excess() {
 void CfdSolver::update_cut_stage(const kernels::SspStage& stage, double dt, bool first_stage) {
   const Field s = state_, s0 = state0_, dc = divergence_, excess = excess_;
   const NodeView weight = weight_;
+  const Apertures ap{cut_.aperture[0], cut_.aperture[1], cut_.aperture[2]};
   const Reach r{active(0), active(1), active(2)};
   const real step = real(dt);
   Kokkos::parallel_for(
@@ -204,7 +250,7 @@ void CfdSolver::update_cut_stage(const kernels::SspStage& stage, double dt, bool
         real rhs[variables];
         for (int v = 0; v < variables; ++v) rhs[v] = dc(v, k, j, i);
         if (is_cut(kappa)) {
-          const Neighbourhood nb = neighbourhood(dc, weight, r, k, j, i);
+          const Neighbourhood nb = neighbourhood(dc, weight, ap, r, k, j, i);
           if (nb.others > 0.0) {
             for (int v = 0; v < variables; ++v)
               rhs[v] = real(kappa) * rhs[v] + real(1.0 - kappa) * nb.mean[v];
@@ -213,7 +259,7 @@ void CfdSolver::update_cut_stage(const kernels::SspStage& stage, double dt, bool
         for (int c = -r.z; c <= r.z; ++c)
           for (int b = -r.y; b <= r.y; ++b)
             for (int a = -r.x; a <= r.x; ++a) {
-              if (a == 0 && b == 0 && c == 0) continue;
+              if ((a == 0 && b == 0 && c == 0) || !connected(ap, k, j, i, a, b, c)) continue;
               for (int v = 0; v < variables; ++v) rhs[v] += excess(v, k + c, j + b, i + a);
             }
         for (int v = 0; v < variables; ++v) {

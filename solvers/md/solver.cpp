@@ -201,8 +201,8 @@ void MdSolver::resize_box(const ParticleBox& box) {
 // The box at the last list build too: load_particles gives each atom the
 // owner of its build position in that box. And the charge sums, for
 // load_particles's force-field setup.
-void MdSolver::restore_box(const ParticleBox& saved,
-                           const std::vector<std::pair<std::string, double>>& scalars) {
+void MdSolver::prepare_restore(const ParticleBox& saved,
+                               const std::vector<std::pair<std::string, double>>& scalars) {
   std::optional<double> sum, square_sum;
   for (const auto& [name, value] : scalars) {
     if (name == "md_charge_sum") sum = value;

@@ -60,8 +60,8 @@ class MdSolver : public ParticleSolver {
   std::int64_t total_atoms() const override { return atoms_.total; }
   HostParticles owned_particles() override;
   void load_particles(const HostParticles& atoms) override;
-  void restore_box(const ParticleBox& saved,
-                   const std::vector<std::pair<std::string, double>>& scalars) override;
+  void prepare_restore(const ParticleBox& saved,
+                       const std::vector<std::pair<std::string, double>>& scalars) override;
   std::vector<std::string> per_atom_names() const override { return md::per_atom_names(); }
   // Forces only when asked for, as LAMMPS dumps them.
   std::vector<std::string> default_per_atom_names() const override { return {"pe", "ke"}; }

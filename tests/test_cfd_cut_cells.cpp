@@ -270,7 +270,8 @@ TEST_CASE("a Mach 2.5 stream over a 15 degree wedge: the oblique-shock pressure 
 
 namespace {
 
-// Prandtl-Meyer function nu(M) (Anderson 2003, eq. 4.44) and its inverse by bisection.
+// Prandtl-Meyer function nu(M) (Anderson 2003, Modern Compressible Flow, ch. 4) and its
+// inverse by bisection.
 double prandtl_meyer(double mach, double gamma) {
   const double k = (gamma + 1) / (gamma - 1), m = std::sqrt(mach * mach - 1);
   return std::sqrt(k) * std::atan(m / std::sqrt(k)) - std::atan(m);

@@ -10,8 +10,8 @@ time for each resolution and, per resolution, the accumulated surface rain and t
 updraft at 1 h and 2 h (the split into right- and left-moving storms); `squall` plots max w and the cold pool
 against time and an x-z section of theta' and rain at the last output. Each prints, every
 10 minutes, the numbers the docs quote. `bubble` takes Bryan & Fritsch runs (dry and moist,
-any resolution): theta' (dry) or theta_e' (moist) and w at the last output, side by side as in
-their Fig. 3 and 4, and max w against time; it prints max w, where it is, and the top of the
+any resolution): theta' (dry) or theta_e' (moist) and w at the last output, side by side, and
+max w against time; it prints max w, where it is, and the top of the
 thermal (the highest point of the 0.1 K contour of theta' or theta_e' on the centre line).
 """
 import os

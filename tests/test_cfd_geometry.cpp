@@ -402,8 +402,6 @@ size = [0.1, 0.1, 1.0]
       {"geometry[1].combine=subtract", "needs a shape before it"},
       {"geometry[2].shape=stl", "missing required key 'file' in [geometry[2]]"},
       {"geometry[2].shape=stl' --set 'geometry[2].file=none.stl", "none.stl: cannot read the STL"},
-      {"viscosity.law=constant' --set 'viscosity.mu=0.01",
-       "[viscosity] law: viscous flow is not supported with [[geometry]]"},
       {"cfd.reconstruction=weno5' --set 'cfd.fourth_order=true",
        "[cfd] fourth_order is not supported with [[geometry]]"},
   };

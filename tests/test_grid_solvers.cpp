@@ -116,6 +116,8 @@ const std::string cylinder =
 const std::string sphere_in_stream =
     "[initial]\nvelocity = [0.8, 0.3, -0.2]\n[[geometry]]\nshape = \"sphere\"\n"
     "center = [0.52, 0.47, 0.5]\nradius = 0.3\n";
+// No-slip bodies: the wall stress and the covered cells' zero velocity.
+const std::string viscous = "[viscosity]\nlaw = \"constant\"\nmu = 0.02\n";
 
 // Shock tubes along their axis; the periodic vortex with WENO5 (three ghost
 // layers), the fourth-order path (four, transverse corrections through rank
@@ -155,7 +157,13 @@ std::vector<InvarianceRow> cfd_invariance() {
        {"[2,1,1]", "[2,2,1]", "[4,1,1]", "[1,4,1]"}},
       {"sphere",
        grid_case("cfd", "uniform", "[12, 12, 12]", "steps = 6", sphere_in_stream),
-       {"[1,1,2]", "[2,2,1]", "[1,2,2]"}}};
+       {"[1,1,2]", "[2,2,1]", "[1,2,2]"}},
+      {"cylinder_ns",
+       grid_case("cfd", "isentropic_vortex", "[24, 24, 1]", "steps = 10", viscous + cylinder),
+       {"[2,2,1]", "[4,1,1]"}},
+      {"sphere_ns",
+       grid_case("cfd", "uniform", "[12, 12, 12]", "steps = 6", viscous + sphere_in_stream),
+       {"[2,2,1]", "[1,1,2]"}}};
 }
 
 const std::vector<std::pair<int, int>> rank_pairs = {{2, 2}, {1, 4}, {4, 1}};

@@ -1,5 +1,6 @@
 // Cut-cell (embedded-boundary) kernels of the CFD solver (docs/solvers/cfd.md
-// §7): the pressure on a slip wall and the neighbourhood sums of flux
+// §7): the pressure on a wall, the viscous stress on a no-slip wall and the
+// neighbourhood sums of flux
 // redistribution (Colella, Graves, Keen & Modiano 2006, J. Comput. Phys.
 // 211:347-366, §3.3; Pember et al. 1995, J. Comput. Phys. 120:278-304).
 #pragma once
@@ -22,6 +23,18 @@ KOKKOS_INLINE_FUNCTION real wall_pressure(const Primitive& w, const real n[3], r
   const real base = real(1) - real(0.5) * (gamma - real(1)) * un / c;
   if (base <= real(0)) return real(0);
   return w.p * math::pow(base, real(2) * gamma / (gamma - real(1)));
+}
+
+// The viscous stress tau . n on a no-slip wall at rest (unit normal n into the
+// fluid) from the velocity `vel` at `distance` from it. On the wall u = 0, so
+// its tangential derivatives vanish and grad u = g n^T with g = vel / distance
+// (one-sided, first order); with the Stokes hypothesis (kernels/cfd/viscous.hpp)
+// tau . n = mu (g + (g . n) n / 3). The wall gives the fluid -tau . n per unit area.
+KOKKOS_INLINE_FUNCTION void wall_shear_stress(const real vel[3], const real n[3], real mu,
+                                              real distance, real out[3]) {
+  const real g[3] = {vel[0] / distance, vel[1] / distance, vel[2] / distance};
+  const real normal = (g[0] * n[0] + g[1] * n[1] + g[2] * n[2]) / real(3);
+  for (int d = 0; d < 3; ++d) out[d] = mu * (g[d] + normal * n[d]);
 }
 
 }  // namespace cb::kernels::cfd

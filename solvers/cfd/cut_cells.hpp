@@ -45,13 +45,18 @@ using AreaView = Kokkos::View<double****, Kokkos::LayoutRight, MemSpace>;
 // R n + 1 refined nodes per axis; per cell its fluid fraction, the apertures of its
 // three lower faces (x, y, z; the upper ones are the next cell's) and the
 // body surface inside it, A n_b (n_b the body's outward normal, into the
-// fluid) and its area |A|.
+// fluid) and its area |A|; per cut cell the mean distance of its fluid from
+// the body surface (the viscous wall stress, docs/solvers/cfd.md §7.1).
 struct CutCells {
   NodeView phi;
   NodeView volume;
   NodeView aperture[3];
-  AreaView boundary;  // (k, j, i, 0..3): A n_x, A n_y, A n_z, |A|
+  AreaView boundary;       // (k, j, i, 0..3): A n_x, A n_y, A n_z, |A|
+  NodeView wall_distance;  // 0 where the cell holds no surface
 };
+
+// Sample points per axis and refined sub-cell of the wall distance's mean.
+constexpr int wall_distance_samples = 4;
 
 // A device copy of `values`.
 template <class T>

@@ -116,13 +116,14 @@ std::vector<Diagnostic> CfdSolver::diagnostics(double time) {
                                  {"min_p", min_p},
                                  {"max_mach", max_mach},
                                  {"fallback_faces", double(fallback_total)}};
-  if (bodies) append_forces(out);
+  if (bodies) append_forces(out, time);
   return out;
 }
 
-// The pressure force on the bodies, -sum p_w A n_b (n_b into the fluid), and with [forces]
-// its drag and lift coefficients F . e / (rho U^2 A / 2); per body too with two or more.
-void CfdSolver::append_forces(std::vector<Diagnostic>& out) {
+// The force on the bodies, -sum (p_w n_b - tau_w . n_b) A (n_b into the fluid), and with
+// [forces] its drag and lift coefficients F . e / (rho U^2 A / 2); per body too with two or
+// more. The total's coefficients join the history of the shedding summary.
+void CfdSolver::append_forces(std::vector<Diagnostic>& out, double time) {
   compute_primitives(state_);
   const ForceReference& ref = params_.forces;
   auto append = [&](const std::array<double, 3>& wall, const std::string& suffix) {
@@ -138,9 +139,21 @@ void CfdSolver::append_forces(std::vector<Diagnostic>& out) {
     out.push_back({"cl" + suffix, lift / ref.dynamic_pressure_area()});
   };
   append(wall_force(primitive_), "");
+  if (ref.area > 0.0 && (force_history_.empty() || time > force_history_.back().time)) {
+    const std::size_t n = out.size();
+    force_history_.push_back({time, out[n - 2].value, out[n - 1].value});
+  }
   const int bodies_count = static_cast<int>(params_.bodies.names.size());
   for (int b = 0; bodies_count > 1 && b < bodies_count; ++b)
     append(wall_force(primitive_, b), "_" + std::to_string(b + 1));
+}
+
+// The Strouhal number, lift amplitude and mean drag from the force
+// coefficients of this process's diagnostics (a restarted run: since the restart).
+std::vector<std::string> CfdSolver::summary_lines() {
+  const ForceReference& ref = params_.forces;
+  if (!has_bodies() || ref.area == 0.0 || ref.length == 0.0) return {};
+  return {describe(analyse_shedding(force_history_, ref.length, ref.speed), force_history_)};
 }
 
 std::string CfdSolver::locate_non_finite() {

@@ -3,7 +3,8 @@
 //   1. the conservative update of each fluid cell (fraction kappa, volume V),
 //        DC = -(sum_faces a_f S_f F_f . n_f - p_w A n_b) / (kappa V),
 //      with the face apertures a_f, the wall pressure p_w on the body's
-//      surface A n_b in the cell (kernels/cfd/embedded.hpp); covered cells 0;
+//      surface A n_b in the cell (kernels/cfd/embedded.hpp) and, viscous,
+//      the no-slip wall's stress tau_w . n_b A in the momentum; covered cells 0;
 //   2. the halo exchange of DC, then per cut cell (0 < kappa < 1) the
 //      neighbourhood average DNC = sum kappa_j DC_j / sum kappa_j over the
 //      3^d block around it and the mass it does not take,
@@ -15,14 +16,33 @@
 // Every sum runs over neighbours in a fixed order from values that are
 // functions of global position, so any rank layout gives the same bits.
 #include "kernels/cfd/embedded.hpp"
+#include "kernels/cfd/viscous.hpp"
 #include "solvers/cfd/solver.hpp"
 
 #include <mpi.h>
+
+#include <algorithm>
 
 namespace cb::cfd {
 namespace {
 
 using kernels::cfd::variables;
+
+// What the wall term of a cut cell needs, by value.
+struct WallModel {
+  real gamma;
+  bool viscous;  // no-slip (adiabatic) walls, else slip
+  kernels::cfd::Viscosity viscosity;
+  real min_distance;  // floor of the wall distance (explicit stability)
+};
+
+// The viscous wall term's distance is kept at least this fraction of the
+// smallest spacing h. The redistribution takes away the 1 / kappa of a small
+// cell's update but not the 1 / d: the wall term decays the cell's velocity at
+// the rate nu A / (d V), A <= sqrt(D) h^2 in D dimensions, and the time step of
+// full cells has nu dt <= 3 CFL h^2 / (8 D), so nu dt A / (d V) stays below
+// 1.1 CFL (RK3 is stable to 2.5 on the negative real axis).
+constexpr double wall_distance_floor = 0.25;
 
 // The reach of the redistribution neighbourhood along each axis (0 on unused axes).
 struct Reach {
@@ -130,6 +150,38 @@ Kokkos::View<int***, Kokkos::LayoutRight, MemSpace> nearest_body(const BodyProgr
   return owner;
 }
 
+WallModel make_wall_model(const Params& params) {
+  WallModel m{};
+  m.gamma = real(params.gamma);
+  m.viscous = params.viscous();
+  m.viscosity = params.viscosity;
+  double h = 1e300;
+  for (int a = 0; a < 3; ++a)
+    if (params.geometry.cells[a] > 1) h = std::min(h, params.geometry.spacing(a));
+  m.min_distance = real(wall_distance_floor * h);
+  return m;
+}
+
+// The momentum per unit time the wall in cut cell (k, j, i) gives its fluid:
+// p_w A n_b, less tau_w . n_b A on a no-slip wall (kernels/cfd/embedded.hpp).
+KOKKOS_INLINE_FUNCTION void wall_momentum(const WallModel& m, const Field& prim,
+                                          const AreaView& area, const NodeView& distance, int k,
+                                          int j, int i, real out[3]) {
+  using namespace kernels::cfd;
+  const double a = area(k, j, i, 3);
+  const real n[3] = {real(area(k, j, i, 0) / a), real(area(k, j, i, 1) / a),
+                     real(area(k, j, i, 2) / a)};
+  const Primitive w = load_primitive(prim, k, j, i);
+  const real pw = wall_pressure(w, n, m.gamma);
+  real stress[3] = {0, 0, 0};
+  if (m.viscous) {
+    const real mu = dynamic_viscosity(m.viscosity, temperature(w));
+    const real d = math::max(real(distance(k, j, i)), m.min_distance);
+    wall_shear_stress(w.vel, n, mu, d, stress);
+  }
+  for (int d = 0; d < 3; ++d) out[d] = pw * real(area(k, j, i, d)) - stress[d] * real(a);
+}
+
 }  // namespace
 
 // The cut-cell geometry of the padded block; the fluid fraction for the
@@ -168,12 +220,13 @@ void CfdSolver::compute_cut_divergence() {
   const NodeView volume = cut_.volume, apx = cut_.aperture[0], apy = cut_.aperture[1],
                  apz = cut_.aperture[2];
   const AreaView area = cut_.boundary;
+  const NodeView distance = cut_.wall_distance;
+  const WallModel wall = make_wall_model(params_);
   const int ax = active(0), ay = active(1), az = active(2);
   const GridGeometry& geo = params_.geometry;
   const real ihx = real(1.0 / geo.spacing(0)), ihy = real(1.0 / geo.spacing(1)),
              ihz = real(1.0 / geo.spacing(2));
   const real inv_volume = real(1.0 / (geo.spacing(0) * geo.spacing(1) * geo.spacing(2)));
-  const real gamma = real(params_.gamma);
   Kokkos::parallel_for(
       "cfd::cut_divergence", owned_cells(decomposition_.local_cells(), ghost_),
       KOKKOS_LAMBDA(int k, int j, int i) {
@@ -194,13 +247,10 @@ void CfdSolver::compute_cut_divergence() {
                          real(apz(k, j, i)) * fz(v, k, j, i)) *
                         ihz;
           }
-          const double a = area(k, j, i, 3);
-          if (a > 0.0) {
-            const real n[3] = {real(area(k, j, i, 0) / a), real(area(k, j, i, 1) / a),
-                               real(area(k, j, i, 2) / a)};
-            const real pw =
-                kernels::cfd::wall_pressure(kernels::cfd::load_primitive(w, k, j, i), n, gamma);
-            for (int d = 0; d < 3; ++d) rhs[1 + d] += pw * real(area(k, j, i, d)) * inv_volume;
+          if (area(k, j, i, 3) > 0.0) {
+            real push[3];
+            wall_momentum(wall, w, area, distance, k, j, i, push);
+            for (int d = 0; d < 3; ++d) rhs[1 + d] += push[d] * inv_volume;
           }
           for (int v = 0; v < variables; ++v) rhs[v] /= real(kappa);
         }
@@ -272,23 +322,22 @@ void CfdSolver::update_cut_stage(const kernels::SspStage& stage, double dt, bool
       });
 }
 
-// sum of p_w A n_b over the owned cut cells (of one body, or all) and all
-// ranks: the pressure force of the fluid on the bodies is minus this.
+// The momentum the walls give the fluid per unit time, (p_w n_b - tau_w . n_b) A
+// summed over the owned cut cells (of one body, or all) and all ranks: the
+// force of the fluid on the bodies is minus this.
 std::array<double, 3> CfdSolver::wall_force(const Field& primitive, int body) {
   const Field w = primitive;
   const auto owner = body_of_;
   const AreaView area = cut_.boundary;
-  const real gamma = real(params_.gamma);
+  const NodeView distance = cut_.wall_distance;
+  const WallModel wall = make_wall_model(params_);
   const Sums<3> mine = sums_.sum_cells<3>(
       "cfd::wall_force", decomposition_.local_cells(), ghost_,
       KOKKOS_LAMBDA(int k, int j, int i, double* t) {
-        const double a = area(k, j, i, 3);
-        if (!(a > 0.0) || (body >= 0 && owner(k, j, i) != body)) return;
-        const real n[3] = {real(area(k, j, i, 0) / a), real(area(k, j, i, 1) / a),
-                           real(area(k, j, i, 2) / a)};
-        const double pw =
-            kernels::cfd::wall_pressure(kernels::cfd::load_primitive(w, k, j, i), n, gamma);
-        for (int d = 0; d < 3; ++d) t[d] += pw * area(k, j, i, d);
+        if (!(area(k, j, i, 3) > 0.0) || (body >= 0 && owner(k, j, i) != body)) return;
+        real push[3];
+        wall_momentum(wall, w, area, distance, k, j, i, push);
+        for (int d = 0; d < 3; ++d) t[d] += push[d];
       });
   std::array<double, 3> total{0.0, 0.0, 0.0};
   MPI_Allreduce(mine.value, total.data(), 3, MPI_DOUBLE, MPI_SUM, decomposition_.comm());

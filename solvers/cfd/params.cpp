@@ -267,13 +267,12 @@ void read_boundaries(io::CaseFile& file, Params& p, const CaseDefaults& d) {
   }
 }
 
-// The cut-cell scheme (docs/solvers/cfd.md §7) is inviscid, second order,
-// finite volume: what it does not cover yet is refused, naming the key.
+// The cut-cell scheme (docs/solvers/cfd.md §7) is second-order finite volume:
+// what it does not cover yet is refused, naming the key.
 void refuse_with_bodies(io::CaseFile& file, const Params& p) {
   const std::string with =
-      " is not supported with [[geometry]] bodies yet (cut cells: inviscid, "
-      "constant or MUSCL reconstruction)";
-  if (p.viscous()) file.fail("viscosity", "law", "[viscosity] law: viscous flow" + with);
+      " is not supported with [[geometry]] bodies yet (cut cells: constant or MUSCL "
+      "reconstruction)";
   if (p.fourth_order) file.fail("cfd", "fourth_order", "[cfd] fourth_order" + with);
   if (p.finite_difference) file.fail("cfd", "finite_difference", "[cfd] finite_difference" + with);
   if (p.reconstruction == kernels::cfd::Reconstruction::weno5)
@@ -291,8 +290,8 @@ Real3 unit(io::CaseFile& file, const char* key, const Real3& v) {
 // drag direction by default; lift defaults to z x drag (the 2-D convention).
 ForceReference read_forces(io::CaseFile& file, const Params& p) {
   ForceReference f;
-  const char* keys[] = {"reference_area", "reference_density", "reference_speed", "drag_direction",
-                        "lift_direction"};
+  const char* keys[] = {"reference_area",   "reference_density", "reference_speed",
+                        "reference_length", "drag_direction",    "lift_direction"};
   if (p.bodies.empty()) {
     for (const char* key : keys)
       if (file.has("forces", key))
@@ -314,6 +313,11 @@ ForceReference read_forces(io::CaseFile& file, const Params& p) {
                      : file.require<double>("forces", "reference_density", positive);
   f.speed = speed > 0.0 ? file.get<double>("forces", "reference_speed", speed, positive)
                         : file.require<double>("forces", "reference_speed", positive);
+  // 2-D: the area is the length times the domain's depth.
+  const GridGeometry& g = p.geometry;
+  const double depth = g.cells[2] == 1 ? g.hi[2] - g.lo[2] : 0.0;
+  f.length = file.get<double>("forces", "reference_length", depth > 0.0 ? f.area / depth : 0.0,
+                              io::Bounds::non_negative());
   const Real3 along = speed > 0.0 ? Real3{u[1], u[2], u[3]} : Real3{1.0, 0.0, 0.0};
   f.drag = unit(file, "drag_direction", file.get<Real3>("forces", "drag_direction", along));
   const Real3 z_cross_drag{-f.drag[1], f.drag[0], 0.0};

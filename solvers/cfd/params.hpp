@@ -42,6 +42,7 @@ struct Boundaries {
 // directions (docs/solvers/cfd.md §7); off while the reference area is 0.
 struct ForceReference {
   double area = 0.0, density = 1.0, speed = 1.0;
+  double length = 0.0;                             // of the Strouhal number (0: none)
   Real3 drag{1.0, 0.0, 0.0}, lift{0.0, 1.0, 0.0};  // unit vectors
   double dynamic_pressure_area() const { return 0.5 * density * speed * speed * area; }
 };

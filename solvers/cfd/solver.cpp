@@ -252,14 +252,20 @@ void CfdSolver::fill_ghosts(const Field& state, double time, PhaseTimer& timer) 
 }
 
 // Primitive variables of every padded cell (ghosts filled), for the fluxes.
+// Viscous flow around bodies: covered cells take the no-slip wall's velocity,
+// 0, for the tangential derivatives of the faces beside them.
 void CfdSolver::compute_primitives(const Field& state) {
   const Field s = state, w = primitive_;
   const real gamma = real(params_.gamma);
+  const bool no_slip = has_bodies() && params_.viscous();
+  const NodeView fraction = cut_.volume;
   const CellPolicy all({0, 0, 0}, {int(s.extent(1)), int(s.extent(2)), int(s.extent(3))});
   Kokkos::parallel_for(
       "cfd::primitives", all, KOKKOS_LAMBDA(int k, int j, int i) {
         using namespace kernels::cfd;
-        store_primitive(w, k, j, i, to_primitive(load_conserved(s, k, j, i), gamma));
+        Primitive p = to_primitive(load_conserved(s, k, j, i), gamma);
+        if (no_slip && fraction(k, j, i) == 0.0) p.vel[0] = p.vel[1] = p.vel[2] = real(0);
+        store_primitive(w, k, j, i, p);
       });
 }
 

@@ -1,0 +1,32 @@
+// Vortex shedding from the force-coefficient history of a run: the Strouhal
+// number St = f L / U from the period of the lift, its amplitude and the mean
+// drag over whole periods (docs/solvers/cfd.md §7.1, run summary).
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace cb::cfd {
+
+struct ForceSample {
+  double time, drag, lift;  // coefficients
+};
+
+struct Shedding {
+  int cycles = 0;                       // whole lift periods found (0: no periodic lift)
+  double start = 0, end = 0;            // the span of those periods
+  double strouhal = 0;                  // L / (U T), T the mean period
+  double lift_amplitude = 0;            // (max - min) / 2 over the periods
+  double mean_drag = 0, mean_lift = 0;  // time averages over the periods
+};
+
+// The periods are those between the upward crossings of the lift's mean in
+// the second half of the history (the first half is taken as the start-up);
+// at least two are needed. The averages are trapezoidal over the samples in
+// the span, the crossings linear interpolations between samples.
+Shedding analyse_shedding(const std::vector<ForceSample>& history, double length, double speed);
+
+// The run-summary line of an analysis ("shedding: St = ...").
+std::string describe(const Shedding& s, const std::vector<ForceSample>& history);
+
+}  // namespace cb::cfd

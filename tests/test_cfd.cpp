@@ -18,8 +18,10 @@
 #include <catch2/catch_test_macros.hpp>
 #include <catch2/matchers/catch_matchers_string.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -221,9 +223,10 @@ TEST_CASE("the low-Mach correction scales the velocity jump by the local Mach nu
 namespace {
 
 // Runs `steps` steps of the case text on this rank; returns the first and the
-// last diagnostics.
+// last diagnostics, after showing the final solver to `inspect`.
 std::pair<std::map<std::string, double>, std::map<std::string, double>> run_api(
-    const std::string& text, int steps) {
+    const std::string& text, int steps,
+    const std::function<void(const cfd::CfdSolver&)>& inspect = {}) {
   io::CaseFile file = io::CaseFile::parse(text, "api.toml");
   const cfd::Params params = cfd::read_params(file);
   Decomposition decomposition(MPI_COMM_SELF, params.geometry.cells, params.geometry.periodic);
@@ -241,6 +244,7 @@ std::pair<std::map<std::string, double>, std::map<std::string, double>> run_api(
     solver.step(time, dt, timer);
     time += dt;
   }
+  if (inspect) inspect(solver);
   return {first, as_map(solver.diagnostics(time))};
 }
 
@@ -333,6 +337,68 @@ TEST_CASE("far-field boundaries let an acoustic pulse leave; walls keep it", "[c
   }
 }
 
+namespace {
+
+// Plane Poiseuille flow at the outlet column of a channel with nu = 1/4, H = 1, L = 2: a
+// parabolic velocity inlet with U_m = 1 at Mach 1/30 and a pressure outlet, run to t = 6 from
+// the mean velocity 2/3 (the slowest viscous mode decays as exp(-pi^2 nu t / H^2), to 4e-7;
+// what is left are the start's acoustic and thermal transients, about 1e-4 of the momentum).
+struct ChannelProfile {
+  double shape_error = 0;  // max |u / u_max - 4 s (1 - s) / its max| over the cells
+  double flux_error = 0;   // sum rho u dy at the outlet over the inlet's, minus 1
+};
+
+ChannelProfile poiseuille_outlet(int ny) {
+  const std::string p0 = std::to_string(900.0 / gamma_air);  // c = 30
+  const std::string text =
+      case_text("uniform", "[" + std::to_string(2 * ny) + ", " + std::to_string(ny) + ", 1]",
+                "hi = [2.0, 1.0, 1.0]\n[initial]\nvelocity = [0.6666666666666666, 0.0, 0.0]\n"
+                "pressure = " +
+                    p0 +
+                    "\n[viscosity]\nlaw = \"constant\"\nmu = 0.25\n[boundary]\n"
+                    "x_lo = \"velocity_inlet\"\ninlet_velocity_x_lo = [1.0, 0.0, 0.0]\n"
+                    "inlet_density_x_lo = 1.0\ninlet_profile_x_lo = \"parabolic\"\n"
+                    "x_hi = \"pressure_outlet\"\noutlet_pressure_x_hi = " +
+                    p0 + "\ny_lo = \"no_slip_wall\"\ny_hi = \"no_slip_wall\"\n");
+  ChannelProfile r;
+  const int steps = int(std::lround(6.0 * 2 * ny * 31.0 / 0.4));  // dt = 0.4 / (2 ny (c + u))
+  run_api(text, steps, [&](const cfd::CfdSolver& solver) {
+    const auto s = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), solver.state());
+    const int g = (int(s.extent(3)) - 2 * ny) / 2, i = g + 2 * ny - 1;
+    std::vector<double> u(ny), shape(ny);
+    double flux = 0, inlet = 0;
+    for (int j = 0; j < ny; ++j) {
+      const double y = (j + 0.5) / ny;
+      u[j] = s(1, 0, g + j, i) / s(0, 0, g + j, i);
+      shape[j] = 4 * y * (1 - y);
+      flux += s(1, 0, g + j, i) / ny;
+      inlet += shape[j] / ny;
+    }
+    const double u_max = *std::max_element(u.begin(), u.end());
+    const double shape_max = *std::max_element(shape.begin(), shape.end());
+    for (int j = 0; j < ny; ++j)
+      r.shape_error = std::max(r.shape_error, std::abs(u[j] / u_max - shape[j] / shape_max));
+    r.flux_error = flux / inlet - 1;
+  });
+  return r;
+}
+
+}  // namespace
+
+TEST_CASE("a parabolic velocity inlet between no-slip walls leaves as plane Poiseuille flow",
+          "[cfd][validation]") {
+  const ChannelProfile coarse = poiseuille_outlet(8), fine = poiseuille_outlet(16);
+  // Measured: shape error 0.0116 at 8 cells across and 0.0034 at 16, the outlet's mass flux
+  // -0.60 % and -0.22 % off the inlet's.
+  INFO("shape error " << coarse.shape_error << " -> " << fine.shape_error << ", flux error "
+                      << coarse.flux_error << " -> " << fine.flux_error);
+  CHECK(coarse.shape_error < 0.02);
+  CHECK(fine.shape_error < 0.006);
+  CHECK(coarse.shape_error > 2.5 * fine.shape_error);  // second order: 4; first order: 2
+  CHECK(std::abs(coarse.flux_error) < 0.01);
+  CHECK(std::abs(fine.flux_error) < 0.005);
+}
+
 TEST_CASE("bad [cfd], [viscosity] and [boundary] input exits with code 2", "[cfd][input][cli]") {
   using namespace cb::test;
   const std::string dir = make_temp_dir("cb_cfd_input_");
@@ -364,6 +430,28 @@ TEST_CASE("bad [cfd], [viscosity] and [boundary] input exits with code 2", "[cfd
           BadOverride{"bad inflow state",
                       "--set boundary.x_lo=\\\"inflow\\\" --set boundary.inflow_x_lo=[1,0,0,0,-1]",
                       {"inflow_x_lo", "p > 0"}},
+          BadOverride{"inlet profile on an outflow face",
+                      "--set boundary.inlet_profile_x_lo=\\\"parabolic\\\"",
+                      {"inlet_profile_x_lo", "velocity_inlet"}},
+          BadOverride{"velocity inlet without its density",
+                      "--set boundary.x_lo=\\\"velocity_inlet\\\" "
+                      "--set boundary.inlet_velocity_x_lo=[1,0,0]",
+                      {"inlet_density_x_lo"}},
+          BadOverride{"parabolic inlet without walls across it",
+                      "--set boundary.x_lo=\\\"velocity_inlet\\\" "
+                      "--set boundary.inlet_velocity_x_lo=[1,0,0] "
+                      "--set boundary.inlet_density_x_lo=1 "
+                      "--set boundary.inlet_profile_x_lo=\\\"parabolic\\\"",
+                      {"inlet_profile_x_lo", "tangential"}},
+          BadOverride{"unknown inlet profile",
+                      "--set boundary.x_lo=\\\"velocity_inlet\\\" "
+                      "--set boundary.inlet_velocity_x_lo=[1,0,0] "
+                      "--set boundary.inlet_density_x_lo=1 "
+                      "--set boundary.inlet_profile_x_lo=\\\"cubic\\\"",
+                      {"inlet_profile_x_lo", "parabolic"}},
+          BadOverride{"pressure outlet without its pressure",
+                      "--set boundary.x_hi=\\\"pressure_outlet\\\"",
+                      {"outlet_pressure_x_hi"}},
           BadOverride{"wall velocity on an outflow face",
                       "--set boundary.wall_velocity_x_lo=[0,1,0]",
                       {"wall_velocity_x_lo", "no_slip_wall"}},

@@ -118,6 +118,18 @@ const std::string sphere_in_stream =
     "center = [0.52, 0.47, 0.5]\nradius = 0.3\n";
 // No-slip bodies: the wall stress and the covered cells' zero velocity.
 const std::string viscous = "[viscosity]\nlaw = \"constant\"\nmu = 0.02\n";
+// A subsonic channel (2-D, with a cylinder) and duct (3-D): a parabolic velocity inlet, a
+// pressure outlet and no-slip walls on the other faces.
+std::string channel(bool duct) {
+  std::string text =
+      "[initial]\nvelocity = [0.3, 0.0, 0.0]\n[boundary]\nx_lo = \"velocity_inlet\"\n"
+      "inlet_velocity_x_lo = [0.45, 0.05, 0.0]\ninlet_density_x_lo = 1.1\n"
+      "inlet_profile_x_lo = \"parabolic\"\nx_hi = \"pressure_outlet\"\n"
+      "outlet_pressure_x_hi = 0.9\ny_lo = \"no_slip_wall\"\ny_hi = \"no_slip_wall\"\n";
+  if (duct) return text + "z_lo = \"no_slip_wall\"\nz_hi = \"no_slip_wall\"\n" + viscous;
+  return text + viscous +
+         "[[geometry]]\nshape = \"cylinder\"\ncenter = [0.3, 0.48, 0.0]\nradius = 0.12\n";
+}
 
 // Shock tubes along their axis; the periodic vortex with WENO5 (three ghost
 // layers), the fourth-order path (four, transverse corrections through rank
@@ -163,7 +175,13 @@ std::vector<InvarianceRow> cfd_invariance() {
        {"[2,2,1]", "[4,1,1]"}},
       {"sphere_ns",
        grid_case("cfd", "uniform", "[12, 12, 12]", "steps = 6", viscous + sphere_in_stream),
-       {"[2,2,1]", "[1,1,2]"}}};
+       {"[2,2,1]", "[1,1,2]"}},
+      {"channel",
+       grid_case("cfd", "uniform", "[32, 16, 1]", "steps = 10", channel(false)),
+       {"[2,2,1]", "[4,1,1]"}},
+      {"duct",
+       grid_case("cfd", "uniform", "[12, 8, 8]", "steps = 6", channel(true)),
+       {"[2,2,1]", "[1,2,2]"}}};
 }
 
 const std::vector<std::pair<int, int>> rank_pairs = {{2, 2}, {1, 4}, {4, 1}};

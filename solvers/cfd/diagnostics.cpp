@@ -126,23 +126,25 @@ std::vector<Diagnostic> CfdSolver::diagnostics(double time) {
 void CfdSolver::append_forces(std::vector<Diagnostic>& out, double time) {
   compute_primitives(state_);
   const ForceReference& ref = params_.forces;
+  // Appends the force on the wall's fluid and, with a reference area, C_D and C_L (returned).
   auto append = [&](const std::array<double, 3>& wall, const std::string& suffix) {
     const char* axes[3] = {"x", "y", "z"};
     for (int d = 0; d < 3; ++d) out.push_back({std::string("force_") + axes[d] + suffix, -wall[d]});
-    if (ref.area == 0.0) return;
+    if (ref.area == 0.0) return ForceSample{time, 0.0, 0.0};
     double drag = 0.0, lift = 0.0;
     for (int d = 0; d < 3; ++d) {
       drag -= wall[d] * ref.drag[d];
       lift -= wall[d] * ref.lift[d];
     }
-    out.push_back({"cd" + suffix, drag / ref.dynamic_pressure_area()});
-    out.push_back({"cl" + suffix, lift / ref.dynamic_pressure_area()});
+    const ForceSample coefficients{time, drag / ref.dynamic_pressure_area(),
+                                   lift / ref.dynamic_pressure_area()};
+    out.push_back({"cd" + suffix, coefficients.drag});
+    out.push_back({"cl" + suffix, coefficients.lift});
+    return coefficients;
   };
-  append(wall_force(primitive_), "");
-  if (ref.area > 0.0 && (force_history_.empty() || time > force_history_.back().time)) {
-    const std::size_t n = out.size();
-    force_history_.push_back({time, out[n - 2].value, out[n - 1].value});
-  }
+  const ForceSample total = append(wall_force(primitive_), "");
+  if (ref.area > 0.0 && (force_history_.empty() || time > force_history_.back().time))
+    force_history_.push_back(total);
   const int bodies_count = static_cast<int>(params_.bodies.names.size());
   for (int b = 0; bodies_count > 1 && b < bodies_count; ++b)
     append(wall_force(primitive_, b), "_" + std::to_string(b + 1));

@@ -24,8 +24,9 @@ const std::vector<std::string> case_names = {"sod",
                                              "taylor_green",
                                              "cavity",
                                              "uniform"};
-const std::vector<std::string> boundary_names = {"periodic",     "outflow", "slip_wall",
-                                                 "no_slip_wall", "inflow",  "far_field"};
+const std::vector<std::string> boundary_names = {"periodic",       "outflow",        "slip_wall",
+                                                 "no_slip_wall",   "inflow",         "far_field",
+                                                 "velocity_inlet", "pressure_outlet"};
 const char* const face_names[3][2] = {{"x_lo", "x_hi"}, {"y_lo", "y_hi"}, {"z_lo", "z_hi"}};
 
 template <class Enum>
@@ -204,6 +205,32 @@ Primitive read_state(io::CaseFile& file, const std::string& key, bool required,
   return {real(v[0]), {real(v[1]), real(v[2]), real(v[3])}, real(v[4])};
 }
 
+// Keys that belong to one kind of face only: naming another kind is an error.
+void refuse_unless(io::CaseFile& file, bool kind_matches, const std::string& key,
+                   const std::string& face, const char* kind) {
+  if (!kind_matches && file.has("boundary", key))
+    file.fail("boundary", key, "[boundary] " + key + " needs " + face + " = \"" + kind + "\"");
+}
+
+void read_subsonic_face(io::CaseFile& file, FaceBoundary& b, const std::string& face) {
+  const bool inlet = b.kind == BoundaryKind::velocity_inlet;
+  const bool outlet = b.kind == BoundaryKind::pressure_outlet;
+  const std::string velocity = "inlet_velocity_" + face, density = "inlet_density_" + face,
+                    profile = "inlet_profile_" + face, pressure = "outlet_pressure_" + face;
+  for (const std::string& key : {velocity, density, profile})
+    refuse_unless(file, inlet, key, face, "velocity_inlet");
+  refuse_unless(file, outlet, pressure, face, "pressure_outlet");
+  if (inlet) {
+    const Real3 v = file.require<std::array<double, 3>>("boundary", velocity);
+    b.outer_state.rho = real(file.require<double>("boundary", density, io::Bounds::positive()));
+    for (int d = 0; d < 3; ++d) b.outer_state.vel[d] = real(v[d]);
+    b.parabolic =
+        file.choice("boundary", profile, {"uniform", "parabolic"}, "uniform") == "parabolic";
+  }
+  if (outlet)
+    b.outer_state.p = real(file.require<double>("boundary", pressure, io::Bounds::positive()));
+}
+
 void read_face(io::CaseFile& file, Params& p, const CaseDefaults& d, int axis, int side) {
   const std::string face = face_names[axis][side];
   FaceBoundary& b = p.boundaries.face[axis][side];
@@ -225,17 +252,11 @@ void read_face(io::CaseFile& file, Params& p, const CaseDefaults& d, int axis, i
   const bool fixed_state = b.kind == BoundaryKind::inflow || b.kind == BoundaryKind::far_field;
   const std::string state_key =
       (b.kind == BoundaryKind::far_field ? "far_field_" : "inflow_") + face;
-  for (const std::string& key : {velocity_key, temperature_key}) {
-    if (!no_slip && file.has("boundary", key)) {
-      file.fail("boundary", key, "[boundary] " + key + " needs " + face + " = \"no_slip_wall\"");
-    }
-  }
+  for (const std::string& key : {velocity_key, temperature_key})
+    refuse_unless(file, no_slip, key, face, "no_slip_wall");
   for (const char* kind : {"inflow", "far_field"}) {
     const std::string key = std::string(kind) + "_" + face;
-    if (key != state_key || !fixed_state) {
-      if (file.has("boundary", key))
-        file.fail("boundary", key, "[boundary] " + key + " needs " + face + " = \"" + kind + "\"");
-    }
+    refuse_unless(file, key == state_key && fixed_state, key, face, kind);
   }
   if (no_slip) {
     const Real3 v = file.get<std::array<double, 3>>("boundary", velocity_key, lid);
@@ -251,6 +272,22 @@ void read_face(io::CaseFile& file, Params& p, const CaseDefaults& d, int axis, i
     const bool post_shock = p.kind == Case::double_mach && axis == 0 && side == 0;
     b.outer_state = read_state(file, state_key, !post_shock, double_mach_post_shock());
   }
+  read_subsonic_face(file, b, face);
+}
+
+// A parabolic inlet spans the tangential axes that have walls: more than one cell, not
+// periodic. The velocity given is the one at the channel's middle.
+void shape_inlet(io::CaseFile& file, FaceBoundary& b, int axis, int side, const GridGeometry& g) {
+  int shaped = 0;
+  for (int d = 0; d < 3; ++d) {
+    if (d == axis || g.cells[d] < 2 || g.periodic[d]) continue;
+    b.profile_lo[d] = real(g.lo[d]);
+    b.profile_width[d] = real(g.hi[d] - g.lo[d]);
+    ++shaped;
+  }
+  const std::string key = std::string("inlet_profile_") + face_names[axis][side];
+  if (shaped == 0)
+    file.fail("boundary", key, "[boundary] " + key + ": no tangential axis with walls to span");
 }
 
 void read_boundaries(io::CaseFile& file, Params& p, const CaseDefaults& d) {
@@ -265,6 +302,10 @@ void read_boundaries(io::CaseFile& file, Params& p, const CaseDefaults& d) {
     }
     p.geometry.periodic[axis] = lo;
   }
+  for (int axis = 0; axis < 3; ++axis)
+    for (int side = 0; side < 2; ++side)
+      if (p.boundaries.face[axis][side].parabolic)
+        shape_inlet(file, p.boundaries.face[axis][side], axis, side, p.geometry);
 }
 
 // The cut-cell scheme (docs/solvers/cfd.md §7) is second-order finite volume:

@@ -22,6 +22,8 @@ enum class BoundaryKind : int {
   no_slip_wall,        // velocity 2 u_wall - u mirrored; adiabatic or isothermal
   inflow,              // fixed state
   far_field,           // the free stream as a fixed state, for the outer faces of external flows
+  velocity_inlet,      // subsonic: density and velocity imposed, pressure from the interior
+  pressure_outlet,     // subsonic: pressure imposed, density and velocity from the interior
   double_mach_bottom,  // Woodward & Colella (1984): post-shock for x < 1/6, else reflecting
   double_mach_top      // Woodward & Colella (1984): the exact moving Mach 10 shock
 };
@@ -31,7 +33,13 @@ struct FaceBoundary {
   BoundaryKind kind = BoundaryKind::outflow;
   real wall_velocity[3] = {0, 0, 0};
   real wall_temperature = 0;  // > 0: isothermal no-slip wall; else adiabatic
-  kernels::cfd::Primitive outer_state{1, {0, 0, 0}, 1};  // inflow: imposed; far_field: free stream
+  // inflow: imposed; far_field: free stream; velocity_inlet: rho and velocity;
+  // pressure_outlet: p
+  kernels::cfd::Primitive outer_state{1, {0, 0, 0}, 1};
+  // Parabolic inlet: the velocity times 4 s (1 - s) along each tangential axis with a
+  // width > 0, s = (x - profile_lo) / profile_width (channel flows; docs/solvers/cfd.md §3).
+  bool parabolic = false;
+  real profile_lo[3] = {0, 0, 0}, profile_width[3] = {0, 0, 0};
 };
 
 struct Boundaries {

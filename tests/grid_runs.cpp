@@ -66,7 +66,8 @@ int rank_count(const std::string& rank_grid) {
 
 void check_decomposition_invariance(const std::string& dir, const std::string& label,
                                     const std::string& case_text,
-                                    const std::vector<std::string>& rank_grids) {
+                                    const std::vector<std::string>& rank_grids,
+                                    const std::vector<std::string>& exact_columns) {
   const CliResult serial = run_case(dir, label + "_serial", case_text, 1);
   INFO(label << " on 1 rank:\n" << serial.output);
   REQUIRE(serial.code == 0);
@@ -83,6 +84,12 @@ void check_decomposition_invariance(const std::string& dir, const std::string& l
     const std::string file = last_checkpoint(dir + "/" + run);
     CHECK(fs::path(file).filename() == fs::path(reference).filename());
     CHECK(differing_fields(file, reference) == "");
+    for (const std::string& column : exact_columns) {
+      INFO("diagnostics column " << column);
+      const std::string csv = "/diagnostics.csv";
+      CHECK(csv_column(dir + "/" + run + csv, column) ==
+            csv_column(dir + "/" + label + "_serial" + csv, column));
+    }
   }
 }
 

@@ -31,10 +31,12 @@ std::string differing_fields(const std::string& file, const std::string& referen
 int rank_count(const std::string& rank_grid);
 
 // Runs `case_text` on one rank, then on each of `rank_grids`
-// (--set parallel.ranks=...): every checkpoint field bitwise identical.
+// (--set parallel.ranks=...): every checkpoint field bitwise identical, and
+// so are the `exact_columns` of diagnostics.csv (extrema, values of one cell).
 void check_decomposition_invariance(const std::string& dir, const std::string& label,
                                     const std::string& case_text,
-                                    const std::vector<std::string>& rank_grids);
+                                    const std::vector<std::string>& rank_grids,
+                                    const std::vector<std::string>& exact_columns = {});
 
 // Runs `case_text` straight on 2 ranks; then, for each (first, second) rank
 // pair, `first_steps` steps on `first` ranks and --restart auto on `second`:

@@ -448,7 +448,7 @@ TEST_CASE("Stokes' first problem on no-slip walls tilted by atan(1/2): the wall 
   CHECK(std::abs(error[1]) < std::abs(error[0]) / 3);
 }
 
-TEST_CASE("the shedding analysis finds the lift's period, amplitude and mean drag",
+TEST_CASE("the shedding analysis finds the lift's period, amplitude, mean drag and dp",
           "[cfd][forces]") {
   // A start-up transient (a growing, drifting lift) in the first half, then
   // C_L = 0.02 + 0.3 sin(2 pi f t), C_D = 1.35 + 0.01 sin(4 pi f t + 1), sampled every 0.1.
@@ -458,10 +458,14 @@ TEST_CASE("the shedding analysis finds the lift's period, amplitude and mean dra
     const double t = 0.1 * n;
     const double lift =
         t < 50 ? 0.1 * t / 50 + 0.001 * std::sin(2.3 * t) : 0.02 + 0.3 * std::sin(2 * pi * f * t);
-    history.push_back({t, 1.35 + 0.01 * std::sin(4 * pi * f * t + 1), lift});
+    // [probes]' dp = 2.48 + 0.02 sin(2 pi f t + 0.5)
+    history.push_back({t, 1.35 + 0.01 * std::sin(4 * pi * f * t + 1), lift, true,
+                       2.48 + 0.02 * std::sin(2 * pi * f * t + 0.5)});
   }
   const cb::cfd::Shedding s = cb::cfd::analyse_shedding(history, length, speed);
-  INFO(cb::cfd::describe(s, history));
+  const std::string summary = cb::cfd::describe(s, history);
+  INFO(summary);
+  CHECK(summary.find("dp mean 2.4800 (min 2.4600, max 2.5000)") != std::string::npos);
   CHECK(s.cycles == 7);  // 8 upward crossings in t = 50 .. 100 (period 6.06)
   CHECK(std::abs(s.strouhal / (f * length / speed) - 1) < 1e-3);
   CHECK(std::abs(s.lift_amplitude / 0.3 - 1) < 2e-3);
@@ -472,4 +476,5 @@ TEST_CASE("the shedding analysis finds the lift's period, amplitude and mean dra
   const cb::cfd::Shedding none = cb::cfd::analyse_shedding(history, length, speed);
   CHECK(none.cycles == 0);
   CHECK(cb::cfd::describe(none, history).find("no periodic lift") != std::string::npos);
+  CHECK(cb::cfd::describe(none, history).find("; dp 2.4") != std::string::npos);
 }

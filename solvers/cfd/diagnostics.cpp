@@ -116,14 +116,23 @@ std::vector<Diagnostic> CfdSolver::diagnostics(double time) {
                                  {"min_p", min_p},
                                  {"max_mach", max_mach},
                                  {"fallback_faces", double(fallback_total)}};
-  if (bodies) append_forces(out, time);
+  double pressure_difference = 0.0;
+  if (params_.probes.enabled) {
+    compute_primitives(state_);
+    pressure_difference = probe_value(primitive_, 4, pressure_probe_[0], comm) -
+                          probe_value(primitive_, 4, pressure_probe_[1], comm);
+    out.push_back({"dp", pressure_difference});
+  }
+  if (bodies) append_forces(out, time, pressure_difference);
   return out;
 }
 
 // The force on the bodies, -sum (p_w n_b - tau_w . n_b) A (n_b into the fluid), and with
 // [forces] its drag and lift coefficients F . e / (rho U^2 A / 2); per body too with two or
-// more. The total's coefficients join the history of the shedding summary.
-void CfdSolver::append_forces(std::vector<Diagnostic>& out, double time) {
+// more. The total's coefficients (and the probes' pressure difference) join the history of
+// the shedding summary.
+void CfdSolver::append_forces(std::vector<Diagnostic>& out, double time,
+                              double pressure_difference) {
   compute_primitives(state_);
   const ForceReference& ref = params_.forces;
   // Appends the force on the wall's fluid and, with a reference area, C_D and C_L (returned).
@@ -142,7 +151,9 @@ void CfdSolver::append_forces(std::vector<Diagnostic>& out, double time) {
     out.push_back({"cl" + suffix, coefficients.lift});
     return coefficients;
   };
-  const ForceSample total = append(wall_force(primitive_), "");
+  ForceSample total = append(wall_force(primitive_), "");
+  total.probed = params_.probes.enabled;
+  total.pressure_difference = pressure_difference;
   if (ref.area > 0.0 && (force_history_.empty() || time > force_history_.back().time))
     force_history_.push_back(total);
   const int bodies_count = static_cast<int>(params_.bodies.names.size());

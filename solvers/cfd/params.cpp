@@ -371,6 +371,29 @@ ForceReference read_forces(io::CaseFile& file, const Params& p) {
   return f;
 }
 
+// A point of [probes] inside the domain (its faces included).
+Real3 read_probe_point(io::CaseFile& file, const char* key, const GridGeometry& g) {
+  const Real3 x = file.require<Real3>("probes", key);
+  for (int a = 0; a < 3; ++a) {
+    if (!(x[a] >= g.lo[a] && x[a] <= g.hi[a]))
+      file.fail("probes", key,
+                std::string("[probes] ") + key + ": outside the domain along " + "xyz"[a] + " [" +
+                    std::to_string(g.lo[a]) + ", " + std::to_string(g.hi[a]) + "]");
+  }
+  return x;
+}
+
+PressureProbes read_probes(io::CaseFile& file, const GridGeometry& g) {
+  PressureProbes probes;
+  const bool from = file.has("probes", "pressure_from"), to = file.has("probes", "pressure_to");
+  if (from != to) file.fail_missing("probes", from ? "pressure_to" : "pressure_from");
+  if (!from) return probes;
+  probes.enabled = true;
+  probes.from = read_probe_point(file, "pressure_from", g);
+  probes.to = read_probe_point(file, "pressure_to", g);
+  return probes;
+}
+
 }  // namespace
 
 Params read_params(io::CaseFile& file) {
@@ -386,6 +409,7 @@ Params read_params(io::CaseFile& file) {
   p.bodies = read_geometry(file, p.geometry);
   if (!p.bodies.empty()) refuse_with_bodies(file, p);
   p.forces = read_forces(file, p);
+  p.probes = read_probes(file, p.geometry);
   for (int a = 0; a < 3; ++a) {
     const int n = p.geometry.cells[a];
     if (n > 1 && n < p.halo()) {

@@ -55,6 +55,13 @@ struct ForceReference {
   double dynamic_pressure_area() const { return 0.5 * density * speed * speed * area; }
 };
 
+// [probes]: the pressure difference p(from) - p(to) between two points of the flow, each
+// sampled at a cell (solvers/cfd/probes.hpp; diagnostics column dp).
+struct PressureProbes {
+  bool enabled = false;
+  Real3 from{0.0, 0.0, 0.0}, to{0.0, 0.0, 0.0};
+};
+
 struct Params {
   std::string case_name;
   Case kind = Case::sod;
@@ -72,6 +79,7 @@ struct Params {
   Boundaries boundaries;
   BodyProgram bodies;  // [[geometry]]: cut cells (docs/solvers/cfd.md §7)
   ForceReference forces;
+  PressureProbes probes;
   CaseSetup setup{};
   bool viscous() const { return viscosity.law != kernels::cfd::ViscosityLaw::none; }
   // The fourth-order conversions read one more layer (cell averages -> points).

@@ -6,18 +6,19 @@
 namespace cb::cfd {
 namespace {
 
-// Time averages of drag and lift over [a, b] by the trapezoidal rule on the
+// Time averages of drag, lift and dp over [a, b] by the trapezoidal rule on the
 // samples inside it.
 void average_over(const std::vector<ForceSample>& h, double a, double b, Shedding& s) {
-  double weight = 0, drag = 0, lift = 0;
+  double weight = 0, drag = 0, lift = 0, dp = 0;
   for (std::size_t i = 1; i < h.size(); ++i) {
     if (h[i - 1].time < a || h[i].time > b) continue;
     const double dt = h[i].time - h[i - 1].time;
     weight += dt;
     drag += 0.5 * dt * (h[i - 1].drag + h[i].drag);
     lift += 0.5 * dt * (h[i - 1].lift + h[i].lift);
+    dp += 0.5 * dt * (h[i - 1].pressure_difference + h[i].pressure_difference);
   }
-  if (weight > 0) s.mean_drag = drag / weight, s.mean_lift = lift / weight;
+  if (weight > 0) s.mean_drag = drag / weight, s.mean_lift = lift / weight, s.mean_dp = dp / weight;
 }
 
 }  // namespace
@@ -43,9 +44,13 @@ Shedding analyse_shedding(const std::vector<ForceSample>& history, double length
   s.end = crossings.back();
   s.strouhal = length * s.cycles / ((s.end - s.start) * speed);
   double low = late.front().lift, high = low;
-  for (const ForceSample& f : late)
-    if (f.time >= s.start && f.time <= s.end)
-      low = std::min(low, f.lift), high = std::max(high, f.lift);
+  s.min_dp = s.max_dp = late.front().pressure_difference;
+  for (const ForceSample& f : late) {
+    if (f.time < s.start || f.time > s.end) continue;
+    low = std::min(low, f.lift), high = std::max(high, f.lift);
+    s.min_dp = std::min(s.min_dp, f.pressure_difference);
+    s.max_dp = std::max(s.max_dp, f.pressure_difference);
+  }
   s.lift_amplitude = 0.5 * (high - low);
   average_over(late, s.start, s.end, s);
   return s;
@@ -53,6 +58,7 @@ Shedding analyse_shedding(const std::vector<ForceSample>& history, double length
 
 std::string describe(const Shedding& s, const std::vector<ForceSample>& history) {
   char line[256];
+  const bool probed = !history.empty() && history.back().probed;
   if (s.cycles == 0) {
     const double from = history.empty() ? 0.0 : history.front().time;
     const double to = history.empty() ? 0.0 : history.back().time;
@@ -60,13 +66,20 @@ std::string describe(const Shedding& s, const std::vector<ForceSample>& history)
                   "shedding: no periodic lift (fewer than two lift periods in the second half "
                   "of t = %.6g .. %.6g)",
                   from, to);
-    return line;
+    if (!probed) return line;
+    char dp[96];
+    std::snprintf(dp, sizeof dp, "; dp %.6g at t = %.6g", history.back().pressure_difference, to);
+    return std::string(line) + dp;
   }
   std::snprintf(line, sizeof line,
                 "shedding: St = %.4f from %d lift periods over t = %.6g .. %.6g; C_L amplitude "
                 "%.4f, mean C_D %.4f, mean C_L %.4f",
                 s.strouhal, s.cycles, s.start, s.end, s.lift_amplitude, s.mean_drag, s.mean_lift);
-  return line;
+  if (!probed) return line;
+  char dp[96];
+  std::snprintf(dp, sizeof dp, "; dp mean %.4f (min %.4f, max %.4f)", s.mean_dp, s.min_dp,
+                s.max_dp);
+  return std::string(line) + dp;
 }
 
 }  // namespace cb::cfd

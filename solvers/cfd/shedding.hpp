@@ -9,7 +9,9 @@
 namespace cb::cfd {
 
 struct ForceSample {
-  double time, drag, lift;  // coefficients
+  double time, drag, lift;           // coefficients
+  bool probed = false;               // with [probes]:
+  double pressure_difference = 0.0;  // p(from) - p(to)
 };
 
 struct Shedding {
@@ -18,6 +20,8 @@ struct Shedding {
   double strouhal = 0;                  // L / (U T), T the mean period
   double lift_amplitude = 0;            // (max - min) / 2 over the periods
   double mean_drag = 0, mean_lift = 0;  // time averages over the periods
+  // [probes]' pressure difference: its time average, least and largest over the periods.
+  double mean_dp = 0, min_dp = 0, max_dp = 0;
 };
 
 // The periods are those between the upward crossings of the lift's mean in
@@ -26,7 +30,8 @@ struct Shedding {
 // the span, the crossings linear interpolations between samples.
 Shedding analyse_shedding(const std::vector<ForceSample>& history, double length, double speed);
 
-// The run-summary line of an analysis ("shedding: St = ...").
+// The run-summary line of an analysis ("shedding: St = ..."); with probes,
+// the pressure difference over the periods, or without periods its last value.
 std::string describe(const Shedding& s, const std::vector<ForceSample>& history);
 
 }  // namespace cb::cfd

@@ -150,6 +150,10 @@ CfdSolver::CfdSolver(const Params& params, const Decomposition& decomposition,
   }
   initialize_state();
   if (has_bodies()) setup_bodies();
+  const Real3* points[2] = {&params.probes.from, &params.probes.to};
+  for (int p = 0; params.probes.enabled && p < 2; ++p)
+    pressure_probe_[p] =
+        locate_probe(*points[p], local_grid(), n, ghost_, cut_.volume, decomposition.comm());
 }
 
 // Point values at the cell centres (the usual finite-volume start of these

@@ -13,6 +13,7 @@
 #include "core/ordered_sum.hpp"
 #include "core/solver.hpp"
 #include "solvers/cfd/params.hpp"
+#include "solvers/cfd/probes.hpp"
 #include "solvers/cfd/shedding.hpp"
 
 #include <array>
@@ -62,7 +63,7 @@ class CfdSolver : public GridSolver {
   void update_cut_stage(const kernels::SspStage& stage, double dt, bool first_stage);
   // sum of p_w A n_b over the cut cells of body `body` (all bodies: -1).
   std::array<double, 3> wall_force(const Field& primitive, int body = -1);
-  void append_forces(std::vector<Diagnostic>& out, double time);
+  void append_forces(std::vector<Diagnostic>& out, double time, double pressure_difference);
   // The momentum the body walls gave the fluid since the start: the time
   // integral of the pressure force, stage-weighted as the RK update is.
   const std::array<double, 3>& wall_impulse() const { return wall_impulse_; }
@@ -92,6 +93,7 @@ class CfdSolver : public GridSolver {
   Field divergence_;  // conservative update -div F / kappa of each fluid cell
   Field excess_;      // per cut cell: redistributed mass / neighbours' fractions
   std::array<double, 3> wall_impulse_{0.0, 0.0, 0.0};
+  ProbeCell pressure_probe_[2];             // [probes] pressure_from, pressure_to
   std::vector<ForceSample> force_history_;  // C_D, C_L at each diagnostics time (this process)
   OrderedSum sums_;                         // diagnostics, the same on every thread count
   PhaseTimer scratch_timer_;                // for ghost fills outside a step (diagnostics)

@@ -125,6 +125,14 @@ TEST_CASE("MUSCL with every limiter and WENO5 reproduce linear data", "[cfd][ker
   const FaceValues c = on_device(KOKKOS_LAMBDA() { return reconstruct_constant(q); });
   CHECK(c.left == 0.25);
   CHECK(c.right == 1.0);
+  // Next to a body: an open side keeps its MUSCL value, a closed one its cell's.
+  for (const bool open_left : {true, false}) {
+    const FaceValues n = on_device(KOKKOS_LAMBDA() {
+      return reconstruct_muscl_near_wall(q, kernels::Limiter::van_leer, open_left, !open_left);
+    });
+    CHECK(n.left == (open_left ? Approx(0.625).epsilon(1e-15) : Approx(0.25)));
+    CHECK(n.right == (open_left ? Approx(1.0) : Approx(0.625).epsilon(1e-15)));
+  }
 }
 
 TEST_CASE("WENO5 is fifth order on smooth cell averages", "[cfd][kernels]") {

@@ -3,9 +3,9 @@
 // at rest, a uniform stream along a tilted wall stays uniform, mass and energy
 // are conserved and momentum changes by the wall's impulse, and a supersonic
 // stream over a wedge gives the oblique-shock pressure ratio and over a diamond airfoil the
-// drag of shock-expansion theory.
-#include "core/decomposition.hpp"
-#include "io/case_file.hpp"
+// drag of shock-expansion theory; a low-Mach stream keeps its total pressure into the
+// stagnation point.
+#include "cfd_api_run.hpp"
 #include "precision.hpp"
 #include "solvers/cfd/shedding.hpp"
 #include "solvers/cfd/solver.hpp"
@@ -22,43 +22,14 @@
 #include <vector>
 
 using namespace cb;
+using cb::test::ApiRun;
+using cb::test::exact;
 using cb::test::round_off;
+using cb::test::uniform_case;
 
 namespace {
 
 constexpr double pi = 3.14159265358979323846;
-
-// A solver on this rank from a case text.
-struct ApiRun {
-  explicit ApiRun(const std::string& text)
-      : file(io::CaseFile::parse(text, "api.toml")),
-        params(cfd::read_params(file)),
-        decomposition(MPI_COMM_SELF, params.geometry.cells, params.geometry.periodic),
-        solver(std::make_unique<cfd::CfdSolver>(params, decomposition)) {}
-
-  // Steps to `end` (or `steps` steps); returns the time reached.
-  double advance(int steps, double end = 1e300) {
-    PhaseTimer timer;
-    for (int s = 0; s < steps && time < end; ++s) {
-      const double dt = std::min(solver->stable_dt(), end - time);
-      solver->step(time, dt, timer);
-      time += dt;
-    }
-    return time;
-  }
-
-  std::map<std::string, double> diagnostics() {
-    std::map<std::string, double> m;
-    for (const auto& d : solver->diagnostics(time)) m[d.name] = d.value;
-    return m;
-  }
-
-  io::CaseFile file;
-  cfd::Params params;
-  Decomposition decomposition;
-  std::unique_ptr<cfd::CfdSolver> solver;
-  double time = 0.0;
-};
 
 // The largest |primitive - reference| over the fluid cells (rho, u, v, w, p),
 // and the number of cut cells.
@@ -88,20 +59,6 @@ Deviation deviation_from(ApiRun& run, const double reference[5]) {
         for (int v = 0; v < 5; ++v) d.max = std::max(d.max, std::abs(w[v] - reference[v]));
       }
   return d;
-}
-
-std::string exact(double x) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.17g", x);
-  return text;
-}
-
-std::string uniform_case(const std::string& cells, const std::string& hi,
-                         const std::string& velocity, const std::string& body,
-                         const std::string& extra = "") {
-  return "[run]\ncase = \"uniform\"\n[grid]\ncells = " + cells + "\nhi = " + hi +
-         "\n[initial]\ndensity = 1.4\npressure = 1.0\nvelocity = " + velocity + "\n" + extra +
-         "\n[[geometry]]\nname = \"body\"\n" + body;
 }
 
 }  // namespace
@@ -341,9 +298,9 @@ double diamond_drag_coefficient(double mach, double theta, double gamma) {
 TEST_CASE("a diamond airfoil at Mach 2.5: the drag of shock-expansion theory",
           "[cfd][cut_cells][validation]") {
   // cases/cfd/diamond_airfoil_mach2p5.toml at half its resolution (80 x 60, chord 32 cells) to
-  // t = 0.75, steady by then. Measured C_D: 0.12666 at 80 x 60 (-2.9 %), 0.12822 at 160 x 120
-  // (-1.7 %): first order, as the cut cells are; C_L zero to round-off (mirror-symmetric body
-  // and grid).
+  // t = 0.75, steady by then. Measured C_D: 0.12766 at 80 x 60 (-2.1 %), 0.12880 at 160 x 120
+  // (-1.2 %): first order, as the cut cells are; C_L zero to round-off (mirror-symmetric body
+  // and grid). While the faces near the body were first order: -2.9 % and -1.7 %.
   std::ifstream in(CLOUDBURST_SOURCE_DIR "/cases/cfd/diamond_airfoil_mach2p5.toml");
   std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   const std::string cells = "cells = [160, 120, 1]";
@@ -355,7 +312,7 @@ TEST_CASE("a diamond airfoil at Mach 2.5: the drag of shock-expansion theory",
   const double exact = diamond_drag_coefficient(2.5, 15.0 * pi / 180, 1.4);
   INFO("C_D exact " << exact << ", measured " << d.at("cd") << ", C_L " << d.at("cl"));
   CHECK(std::abs(exact - 0.13041) < 1e-5);  // the case file's figure
-  CHECK(std::abs(d.at("cd") / exact - 1) < 0.04);
+  CHECK(std::abs(d.at("cd") / exact - 1) < 0.03);
   CHECK(std::abs(d.at("cl")) < round_off(1e-12));
   // q A = rho U^2 A / 2 = 1.4 * 2.5^2 / 2 * 0.8 (U = 2.5 c, c^2 = 1.4).
   CHECK(std::abs(d.at("cd") * 3.5 / d.at("force_x") - 1) < 1e-12);
@@ -394,6 +351,45 @@ TEST_CASE("a plate thinner than two cells keeps the two sides apart", "[cfd][cut
   CHECK(run.diagnostics().at("min_p") > 0.0);
 }
 
+TEST_CASE("a Mach 0.1 stream keeps its total pressure into the stagnation point",
+          "[cfd][cut_cells]") {
+  // A slip-wall cylinder of radius 0.5 centred on the cell row y = 3.55 (h = 0.1), the free
+  // stream U = 0.1 (c = 1) held at far-field faces 3.5 radii upstream. At t = 10, with the
+  // start's sound waves gone, along that row towards the body p must rise monotonically
+  // and p + rho u^2 / 2 keep its upstream value (Bernoulli; compressibility changes it by
+  // M^2 / 4 of q = rho U^2 / 2). Measured: within 0.11 q over the five full cells ahead of
+  // the body. When the faces whose stencils met the body were first order there, p fell in
+  // the last two full cells and the total pressure lost 0.87 q and 1.23 q (the
+  // rho c du / 2 of a first-order face at low Mach, docs/solvers/cfd.md §7.1).
+  const std::string stream = "[1.4, 0.1, 0.0, 0.0, 1.0]";
+  std::string far_field = "[boundary]\n";
+  for (const char* face : {"x_lo", "x_hi", "y_lo", "y_hi"})
+    far_field += std::string(face) + " = \"far_field\"\nfar_field_" + face + " = " + stream + "\n";
+  ApiRun run(uniform_case("[100, 70, 1]", "[10.0, 7.0, 0.1]", "[0.1, 0.0, 0.0]",
+                          "shape = \"cylinder\"\ncenter = [4.0, 3.55, 0.0]\nradius = 0.5\n",
+                          far_field));
+  run.advance(100000, 10.0);
+  const auto s = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), run.solver->state());
+  const Int3 g = ghost_widths(run.params.geometry.cells, run.params.halo());
+  const double gamma = run.params.gamma, q = 0.5 * 1.4 * 0.1 * 0.1;
+  auto pressure_and_total = [&](int i) {
+    const double rho = s(0, g[2], 35 + g[1], i + g[0]);
+    const double u = s(1, g[2], 35 + g[1], i + g[0]) / rho;
+    const double v = s(2, g[2], 35 + g[1], i + g[0]) / rho;
+    const double p = (gamma - 1) * (s(4, g[2], 35 + g[1], i + g[0]) - 0.5 * rho * (u * u + v * v));
+    return std::pair{p, p + 0.5 * rho * (u * u + v * v)};
+  };
+  const double upstream = pressure_and_total(2).second;  // x = 0.25
+  for (int i = 20; i < 35; ++i) {                        // x = 2.05 .. 3.45, the last full cell
+    const auto [p, total] = pressure_and_total(i);
+    INFO("x = " << 0.1 * i + 0.05 << ": p " << p << " (before it "
+                << pressure_and_total(i - 1).first << "), total pressure - upstream "
+                << (total - upstream) / q << " q");
+    CHECK(p > pressure_and_total(i - 1).first);
+    if (i >= 30) CHECK(std::abs(total - upstream) <= 0.2 * q);
+  }
+}
+
 TEST_CASE("Stokes' first problem on no-slip walls tilted by atan(1/2): the wall shear",
           "[cfd][cut_cells]") {
   // A periodic box [0, 2] x [0, 1] crossed by a solid strip along y = x / 2 + 1/2 (mod 1),
@@ -402,8 +398,9 @@ TEST_CASE("Stokes' first problem on no-slip walls tilted by atan(1/2): the wall 
   // Stokes layer (Stokes 1851; Schlichting & Gersten, Boundary-Layer Theory, 2017):
   // tau_w = mu U / sqrt(pi nu t), the layers of the two walls apart while sqrt(nu t) stays
   // below a tenth of the channel's width. Measured: force along the stream at t = 0.5
-  // (sqrt(nu t) = 4.5 h at 64 cells per unit) +7.4 % at 32, +1.43 % at 64 and +0.12 % at
-  // 128 cells per unit (by hand) of the exact value.
+  // (sqrt(nu t) = 4.5 h at 64 cells per unit) -0.87 % at 32 and -0.29 % at 64 cells per
+  // unit of the exact value (+7.4 % and +1.43 % while the faces near the walls were first
+  // order).
   const double slope = std::atan(0.5), speed = 0.1, nu = 0.01, density = 1.4, end = 0.5;
   const double e[2] = {std::cos(slope), std::sin(slope)};
   const std::string strip = "shape = \"box\"\nsize = [6.0, " + exact(0.3 * e[0]) +
@@ -433,7 +430,7 @@ TEST_CASE("Stokes' first problem on no-slip walls tilted by atan(1/2): the wall 
     error[level] = force / exact_force - 1;
     INFO(n << " cells per unit: force along the stream " << force << ", exact " << exact_force
            << ", relative error " << error[level]);
-    CHECK(std::abs(error[level]) < (level == 0 ? 0.1 : 0.02));
+    CHECK(std::abs(error[level]) < (level == 0 ? 0.02 : 0.006));
     // The walls' impulse, pressure and viscous, is all the momentum the gas loses.
     const auto& impulse = run.solver->wall_impulse();
     const char* momenta[2] = {"mom_x", "mom_y"};
@@ -444,8 +441,9 @@ TEST_CASE("Stokes' first problem on no-slip walls tilted by atan(1/2): the wall 
     }
     CHECK(std::abs(last.at("mass") / first.at("mass") - 1) <= round_off(1e-13));
   }
-  // First order at the wall at least: the error falls 3 times or more per halving of h.
-  CHECK(std::abs(error[1]) < std::abs(error[0]) / 3);
+  // First order at the wall at least: the error falls 2 times or more per halving of h
+  // (measured 3.0).
+  CHECK(std::abs(error[1]) < std::abs(error[0]) / 2);
 }
 
 TEST_CASE("the shedding analysis finds the lift's period, amplitude, mean drag and dp",
@@ -471,7 +469,9 @@ TEST_CASE("the shedding analysis finds the lift's period, amplitude, mean drag a
   CHECK(std::abs(s.lift_amplitude / 0.3 - 1) < 2e-3);
   CHECK(std::abs(s.mean_drag - 1.35) < 1e-4);
   CHECK(std::abs(s.mean_lift - 0.02) < 2e-3);
-  // A steady lift: no periods, and the summary says so.
+  // A steady lift, and one that only rounds off: no periods, and the summary says so.
+  for (std::size_t n = 0; n < history.size(); ++n) history[n].lift = 1e-16 * std::sin(0.7 * n);
+  CHECK(cb::cfd::analyse_shedding(history, length, speed).cycles == 0);
   for (auto& sample : history) sample.lift = 0.01;
   const cb::cfd::Shedding none = cb::cfd::analyse_shedding(history, length, speed);
   CHECK(none.cycles == 0);

@@ -30,6 +30,17 @@ KOKKOS_INLINE_FUNCTION FaceValues reconstruct_muscl(const real q[6], Limiter lim
   return {q[2] + real(0.5) * slope_left, q[3] - real(0.5) * slope_right};
 }
 
+// MUSCL at a face next to a body, where the outer cell of a state's stencil
+// may be across a wall (that side closed): a closed side is first order.
+KOKKOS_INLINE_FUNCTION FaceValues reconstruct_muscl_near_wall(const real q[6], Limiter limiter,
+                                                              bool open_left, bool open_right) {
+  const real left =
+      open_left ? q[2] + real(0.5) * limited_slope(limiter, q[2] - q[1], q[3] - q[2]) : q[2];
+  const real right =
+      open_right ? q[3] - real(0.5) * limited_slope(limiter, q[3] - q[2], q[4] - q[3]) : q[3];
+  return {left, right};
+}
+
 // Fifth-order WENO value at the right face of the middle cell of a, b, c, d, e
 // with the smoothness indicators and linear weights 1/10, 6/10, 3/10 of Jiang &
 // Shu (1996), J. Comput. Phys. 126:202, eqs. 2.10-2.17, epsilon = 1e-6.

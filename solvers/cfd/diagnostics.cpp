@@ -117,8 +117,8 @@ std::vector<Diagnostic> CfdSolver::diagnostics(double time) {
                                  {"max_mach", max_mach},
                                  {"fallback_faces", double(fallback_total)}};
   double pressure_difference = 0.0;
+  if (params_.probes.enabled || bodies) compute_primitives(state_);
   if (params_.probes.enabled) {
-    compute_primitives(state_);
     pressure_difference = probe_value(primitive_, 4, pressure_probe_[0], comm) -
                           probe_value(primitive_, 4, pressure_probe_[1], comm);
     out.push_back({"dp", pressure_difference});
@@ -130,10 +130,9 @@ std::vector<Diagnostic> CfdSolver::diagnostics(double time) {
 // The force on the bodies, -sum (p_w n_b - tau_w . n_b) A (n_b into the fluid), and with
 // [forces] its drag and lift coefficients F . e / (rho U^2 A / 2); per body too with two or
 // more. The total's coefficients (and the probes' pressure difference) join the history of
-// the shedding summary.
+// the shedding summary. Needs primitive_ of the current state.
 void CfdSolver::append_forces(std::vector<Diagnostic>& out, double time,
                               double pressure_difference) {
-  compute_primitives(state_);
   const ForceReference& ref = params_.forces;
   // Appends the force on the wall's fluid and, with a reference area, C_D and C_L (returned).
   auto append = [&](const std::array<double, 3>& wall, const std::string& suffix) {

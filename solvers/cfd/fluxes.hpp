@@ -17,8 +17,8 @@ struct FluxParams {
   kernels::cfd::Viscosity viscosity;
   real inv_h[3];
   int active[3];
-  bool bodies;        // [[geometry]]: first order where the stencil meets a cut cell
-  NodeView fraction;  // the fluid fraction of each padded cell (bodies only)
+  bool bodies;           // [[geometry]]: slopes only through open faces
+  NodeView aperture[3];  // the low faces' apertures of the padded cells (bodies only)
 };
 
 // Face ranges of the flux kernels, in padded indices: the faces along an axis
@@ -78,15 +78,24 @@ KOKKOS_FORCEINLINE_FUNCTION void add_viscous_flux(Conserved& f, const Field& pri
   f.energy -= fv.energy;
 }
 
-// Whether the MUSCL stencil of the low face of (k, j, i), cells c-2 .. c+1
-// along Axis, holds a cell that is not wholly fluid (cut-cell faces are first
-// order: the slopes would reach into the body).
+// Which states at the low face of cell c = (k, j, i) along Axis have open
+// MUSCL stencils: the left one is reconstructed from cells c-2, c-1, c, the
+// right one from c-1, c, c+1, each only where its cells are joined by faces
+// open to the fluid (aperture > 0), so no slope reaches into a body or across
+// it (kernels/cfd/reconstruction.hpp, reconstruct_muscl_near_wall). Cut
+// cells' values count as at the cell centres.
+struct OpenSides {
+  bool left, right;
+};
+
 template <int Axis>
-KOKKOS_FORCEINLINE_FUNCTION bool meets_body(const NodeView& fraction, int k, int j, int i) {
+KOKKOS_FORCEINLINE_FUNCTION OpenSides open_sides(const FluxParams& p, int k, int j, int i) {
   constexpr int di = Axis == 0, dj = Axis == 1, dk = Axis == 2;
-  bool cut = false;
-  for (int m = -2; m <= 1; ++m) cut = cut || fraction(k + m * dk, j + m * dj, i + m * di) < 1.0;
-  return cut;
+  const NodeView& a = p.aperture[Axis];
+  const bool below = a(k - dk, j - dj, i - di) > 0.0;
+  const bool face = a(k, j, i) > 0.0;
+  const bool above = a(k + dk, j + dj, i + di) > 0.0;
+  return {below && face, face && above};
 }
 
 }  // namespace detail
@@ -106,15 +115,19 @@ KOKKOS_FORCEINLINE_FUNCTION kernels::cfd::Conserved face_flux(const Field& prim,
   const Primitive wm = load_primitive(prim, k - dk, j - dj, i - di);  // cell below the face
   const Primitive wc = load_primitive(prim, k, j, i);
   Primitive wl = wm, wr = wc;
-  if (R != Reconstruction::constant &&
-      !(p.bodies && detail::meets_body<Axis>(p.fraction, k, j, i))) {
+  const detail::OpenSides open =
+      p.bodies ? detail::open_sides<Axis>(p, k, j, i) : detail::OpenSides{true, true};
+  const bool closed_side = R != Reconstruction::constant && !(open.left && open.right);
+  if (R != Reconstruction::constant) {
     real left[variables], right[variables];
     for (int v = 0; v < variables; ++v) {
       real q[6] = {0, 0, 0, 0, 0, 0};
       for (int m = first; m <= last; ++m) {
         q[m] = prim(v, k + (m - 3) * dk, j + (m - 3) * dj, i + (m - 3) * di);
       }
-      const FaceValues face = reconstruct(R, p.limiter, q);
+      const FaceValues face = closed_side
+                                  ? reconstruct_muscl_near_wall(q, p.limiter, open.left, open.right)
+                                  : reconstruct(R, p.limiter, q);
       left[v] = face.left;
       right[v] = face.right;
     }
@@ -123,7 +136,9 @@ KOKKOS_FORCEINLINE_FUNCTION kernels::cfd::Conserved face_flux(const Field& prim,
     fallback = !is_physical(wl) || !is_physical(wr);
     if (fallback) wl = wm, wr = wc;
   }
-  if (p.low_mach) low_mach_correction(wl, wr, p.gamma);
+  // A first-order side's velocity jump at low Mach makes a pressure error
+  // of order rho c du / 2 at the wall (docs/solvers/cfd.md §7.1).
+  if (p.low_mach || closed_side) low_mach_correction(wl, wr, p.gamma);
   Conserved f = riemann_flux<S>(wl, wr, p.gamma, Axis);
   if (p.viscous) detail::add_viscous_flux<Axis>(f, prim, k, j, i, p);
   return f;

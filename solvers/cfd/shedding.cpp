@@ -30,8 +30,12 @@ Shedding analyse_shedding(const std::vector<ForceSample>& history, double length
   std::vector<ForceSample> late;
   for (const ForceSample& f : history)
     if (f.time >= middle) late.push_back(f);
-  double mean = 0;
-  for (const ForceSample& f : late) mean += f.lift / late.size();
+  double mean = 0, low = late.front().lift, high = low;
+  for (const ForceSample& f : late) {
+    mean += f.lift / late.size();
+    low = std::min(low, f.lift), high = std::max(high, f.lift);
+  }
+  if (high - low < lift_noise) return s;
   std::vector<double> crossings;
   for (std::size_t i = 1; i < late.size(); ++i) {
     const ForceSample &a = late[i - 1], &b = late[i];
@@ -43,7 +47,7 @@ Shedding analyse_shedding(const std::vector<ForceSample>& history, double length
   s.start = crossings.front();
   s.end = crossings.back();
   s.strouhal = length * s.cycles / ((s.end - s.start) * speed);
-  double low = late.front().lift, high = low;
+  low = high = late.front().lift;
   s.min_dp = s.max_dp = late.front().pressure_difference;
   for (const ForceSample& f : late) {
     if (f.time < s.start || f.time > s.end) continue;
@@ -57,7 +61,7 @@ Shedding analyse_shedding(const std::vector<ForceSample>& history, double length
 }
 
 std::string describe(const Shedding& s, const std::vector<ForceSample>& history) {
-  char line[256];
+  char line[256], dp[96] = "";
   const bool probed = !history.empty() && history.back().probed;
   if (s.cycles == 0) {
     const double from = history.empty() ? 0.0 : history.front().time;
@@ -66,19 +70,17 @@ std::string describe(const Shedding& s, const std::vector<ForceSample>& history)
                   "shedding: no periodic lift (fewer than two lift periods in the second half "
                   "of t = %.6g .. %.6g)",
                   from, to);
-    if (!probed) return line;
-    char dp[96];
-    std::snprintf(dp, sizeof dp, "; dp %.6g at t = %.6g", history.back().pressure_difference, to);
-    return std::string(line) + dp;
+    if (probed)
+      std::snprintf(dp, sizeof dp, "; dp %.6g at t = %.6g", history.back().pressure_difference, to);
+  } else {
+    std::snprintf(line, sizeof line,
+                  "shedding: St = %.4f from %d lift periods over t = %.6g .. %.6g; C_L "
+                  "amplitude %.4f, mean C_D %.4f, mean C_L %.4f",
+                  s.strouhal, s.cycles, s.start, s.end, s.lift_amplitude, s.mean_drag, s.mean_lift);
+    if (probed)
+      std::snprintf(dp, sizeof dp, "; dp mean %.4f (min %.4f, max %.4f)", s.mean_dp, s.min_dp,
+                    s.max_dp);
   }
-  std::snprintf(line, sizeof line,
-                "shedding: St = %.4f from %d lift periods over t = %.6g .. %.6g; C_L amplitude "
-                "%.4f, mean C_D %.4f, mean C_L %.4f",
-                s.strouhal, s.cycles, s.start, s.end, s.lift_amplitude, s.mean_drag, s.mean_lift);
-  if (!probed) return line;
-  char dp[96];
-  std::snprintf(dp, sizeof dp, "; dp mean %.4f (min %.4f, max %.4f)", s.mean_dp, s.min_dp,
-                s.max_dp);
   return std::string(line) + dp;
 }
 

@@ -24,10 +24,14 @@ struct Shedding {
   double mean_dp = 0, min_dp = 0, max_dp = 0;
 };
 
+// A lift coefficient that varies by less than this has no period: round-off
+// (1e-16 on a symmetric body) is far below, any shedding far above.
+constexpr double lift_noise = 1e-9;
+
 // The periods are those between the upward crossings of the lift's mean in
 // the second half of the history (the first half is taken as the start-up);
-// at least two are needed. The averages are trapezoidal over the samples in
-// the span, the crossings linear interpolations between samples.
+// at least two are needed, and a lift that varies by lift_noise or more. The averages are
+// trapezoidal over the samples in the span, the crossings linear interpolations between samples.
 Shedding analyse_shedding(const std::vector<ForceSample>& history, double length, double speed);
 
 // The run-summary line of an analysis ("shedding: St = ..."); with probes,

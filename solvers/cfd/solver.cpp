@@ -311,7 +311,7 @@ void CfdSolver::compute_fluxes() {
   for (int a = 0; a < 3; ++a) end[a] = r.owned_end[a] + p.active[a];
   const CellPolicy cells({g[2], g[1], g[0]}, {end[2], end[1], end[0]});
   p.bodies = has_bodies();
-  p.fraction = cut_.volume;
+  for (int a = 0; a < 3; ++a) p.aperture[a] = cut_.aperture[a];
   const Fluxes f{primitive_, flux_[0], flux_[1], flux_[2], fallback_faces_};
   if (params_.finite_difference) return launch_fluxes<FiniteDifferenceFace>(f, p, cells, r);
   switch (params_.reconstruction) {

@@ -6,6 +6,7 @@
 #include "io/case_file.hpp"
 #include "solvers/cfd/solver.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <map>
 #include <memory>

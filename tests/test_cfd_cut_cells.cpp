@@ -390,62 +390,6 @@ TEST_CASE("a Mach 0.1 stream keeps its total pressure into the stagnation point"
   }
 }
 
-TEST_CASE("Stokes' first problem on no-slip walls tilted by atan(1/2): the wall shear",
-          "[cfd][cut_cells]") {
-  // A periodic box [0, 2] x [0, 1] crossed by a solid strip along y = x / 2 + 1/2 (mod 1),
-  // 0.3 / sqrt(1.25) thick: a channel whose walls cut the cells at every fraction. The gas
-  // starts moving along it at U = 0.1 (Mach 0.1) and the walls hold it back. Incompressible
-  // Stokes layer (Stokes 1851; Schlichting & Gersten, Boundary-Layer Theory, 2017):
-  // tau_w = mu U / sqrt(pi nu t), the layers of the two walls apart while sqrt(nu t) stays
-  // below a tenth of the channel's width. Measured: force along the stream at t = 0.5
-  // (sqrt(nu t) = 4.5 h at 64 cells per unit) -0.87 % at 32 and -0.29 % at 64 cells per
-  // unit of the exact value (+7.4 % and +1.43 % while the faces near the walls were first
-  // order).
-  const double slope = std::atan(0.5), speed = 0.1, nu = 0.01, density = 1.4, end = 0.5;
-  const double e[2] = {std::cos(slope), std::sin(slope)};
-  const std::string strip = "shape = \"box\"\nsize = [6.0, " + exact(0.3 * e[0]) +
-                            ", 1.0]\nrotate = [0.0, 0.0, " + exact(slope * 180 / pi) + "]\n";
-  const std::string periodic =
-      "[boundary]\nx_lo = \"periodic\"\nx_hi = \"periodic\"\ny_lo = \"periodic\"\n"
-      "y_hi = \"periodic\"\nz_lo = \"periodic\"\nz_hi = \"periodic\"\n";
-  const std::string viscosity =
-      "[viscosity]\nlaw = \"constant\"\nmu = " + exact(nu * density) + "\n";
-  const std::string velocity = "[" + exact(speed * e[0]) + ", " + exact(speed * e[1]) + ", 0.0]";
-  double error[2];
-  for (int level = 0; level < 2; ++level) {
-    const int n = 32 << level;
-    const double h = 1.0 / n;
-    ApiRun run(uniform_case("[" + std::to_string(2 * n) + ", " + std::to_string(n) + ", 1]",
-                            "[2.0, 1.0, " + exact(h) + "]", velocity,
-                            "center = [1.0, 1.0, 0.0]\n" + strip +
-                                "[[geometry]]\nname = \"image\"\ncenter = [1.0, 0.0, 0.0]\n" +
-                                strip,
-                            periodic + viscosity));
-    const auto first = run.diagnostics();
-    run.advance(1 << 20, end);
-    const auto last = run.diagnostics();
-    const double wetted = 2 * 2 / e[0] * h;  // two walls crossing the box once, depth h
-    const double exact_force = density * nu * speed / std::sqrt(pi * nu * end) * wetted;
-    const double force = last.at("force_x") * e[0] + last.at("force_y") * e[1];
-    error[level] = force / exact_force - 1;
-    INFO(n << " cells per unit: force along the stream " << force << ", exact " << exact_force
-           << ", relative error " << error[level]);
-    CHECK(std::abs(error[level]) < (level == 0 ? 0.02 : 0.006));
-    // The walls' impulse, pressure and viscous, is all the momentum the gas loses.
-    const auto& impulse = run.solver->wall_impulse();
-    const char* momenta[2] = {"mom_x", "mom_y"};
-    for (int d = 0; d < 2; ++d) {
-      const double change = last.at(momenta[d]) - first.at(momenta[d]);
-      INFO(momenta[d] << " changed by " << change << ", the walls' impulse " << impulse[d]);
-      CHECK(std::abs(change - impulse[d]) <= round_off(1e-14) * first.at("energy"));
-    }
-    CHECK(std::abs(last.at("mass") / first.at("mass") - 1) <= round_off(1e-13));
-  }
-  // First order at the wall at least: the error falls 2 times or more per halving of h
-  // (measured 3.0).
-  CHECK(std::abs(error[1]) < std::abs(error[0]) / 2);
-}
-
 TEST_CASE("the shedding analysis finds the lift's period, amplitude, mean drag and dp",
           "[cfd][forces]") {
   // A start-up transient (a growing, drifting lift) in the first half, then

@@ -404,6 +404,9 @@ size = [0.1, 0.1, 1.0]
       {"geometry[2].shape=stl' --set 'geometry[2].file=none.stl", "none.stl: cannot read the STL"},
       {"cfd.reconstruction=weno5' --set 'cfd.fourth_order=true",
        "[cfd] fourth_order is not supported with [[geometry]]"},
+      {"geometry[1].wall_temperature=1.2", "wall_temperature needs no-slip walls"},
+      {"geometry[3].wall_temperature=1.2' --set viscosity.law=constant --set 'viscosity.mu=0.01",
+       "wall_temperature belongs on a body's first table"},
   };
   for (const auto& b : bad) {
     const cb::test::CliResult r =

@@ -119,6 +119,8 @@ const std::string sphere_in_stream =
     "center = [0.52, 0.47, 0.5]\nradius = 0.3\n";
 // No-slip bodies: the wall stress and the covered cells' zero velocity.
 const std::string viscous = "[viscosity]\nlaw = \"constant\"\nmu = 0.02\n";
+// An isothermal sphere (with viscous + sphere_in_stream): the wall's heat.
+const std::string hot_wall = "wall_temperature = 1.3\n";
 // A subsonic channel (2-D, with a cylinder) and duct (3-D): a parabolic velocity inlet, a
 // pressure outlet and no-slip walls on the other faces.
 std::string channel(bool duct) {
@@ -176,7 +178,8 @@ std::vector<InvarianceRow> cfd_invariance() {
        grid_case("cfd", "isentropic_vortex", "[24, 24, 1]", "steps = 10", viscous + cylinder),
        {"[2,2,1]", "[4,1,1]"}},
       {"sphere_ns",
-       grid_case("cfd", "uniform", "[12, 12, 12]", "steps = 6", viscous + sphere_in_stream),
+       grid_case("cfd", "uniform", "[12, 12, 12]", "steps = 6",
+                 viscous + sphere_in_stream + hot_wall),
        {"[2,2,1]", "[1,1,2]"}},
       {"channel",
        grid_case("cfd", "uniform", "[32, 16, 1]", "steps = 10", channel(false)),

@@ -1,8 +1,8 @@
 // Cut-cell (embedded-boundary) kernels of the CFD solver (docs/solvers/cfd.md
 // §7): the pressure on a wall, the viscous stress on a no-slip wall and the
-// neighbourhood sums of flux
-// redistribution (Colella, Graves, Keen & Modiano 2006, J. Comput. Phys.
-// 211:347-366, §3.3; Pember et al. 1995, J. Comput. Phys. 120:278-304).
+// heat from an isothermal one (flux redistribution: Colella, Graves, Keen &
+// Modiano 2006, J. Comput. Phys. 211:347-366, §3.3; Pember et al. 1995,
+// J. Comput. Phys. 120:278-304).
 #pragma once
 
 #include "kernels/cfd/state.hpp"
@@ -35,6 +35,14 @@ KOKKOS_INLINE_FUNCTION void wall_shear_stress(const real vel[3], const real n[3]
   const real g[3] = {vel[0] / distance, vel[1] / distance, vel[2] / distance};
   const real normal = (g[0] * n[0] + g[1] * n[1] + g[2] * n[2]) / real(3);
   for (int d = 0; d < 3; ++d) out[d] = mu * (g[d] + normal * n[d]);
+}
+
+// The heat per unit area an isothermal wall at `wall_t` gives the gas at
+// temperature t, `distance` from it: kappa dT/dn, one-sided as the stress
+// above (exact for a linear profile when `distance` is that of the fluid's
+// centroid).
+KOKKOS_INLINE_FUNCTION real wall_heat_flux(real t, real wall_t, real conductivity, real distance) {
+  return conductivity * (wall_t - t) / distance;
 }
 
 }  // namespace cb::kernels::cfd

@@ -34,11 +34,8 @@ KOKKOS_INLINE_FUNCTION FaceValues reconstruct_muscl(const real q[6], Limiter lim
 // may be across a wall (that side closed): a closed side is first order.
 KOKKOS_INLINE_FUNCTION FaceValues reconstruct_muscl_near_wall(const real q[6], Limiter limiter,
                                                               bool open_left, bool open_right) {
-  const real left =
-      open_left ? q[2] + real(0.5) * limited_slope(limiter, q[2] - q[1], q[3] - q[2]) : q[2];
-  const real right =
-      open_right ? q[3] - real(0.5) * limited_slope(limiter, q[3] - q[2], q[4] - q[3]) : q[3];
-  return {left, right};
+  const FaceValues muscl = reconstruct_muscl(q, limiter);
+  return {open_left ? muscl.left : q[2], open_right ? muscl.right : q[3]};
 }
 
 // Fifth-order WENO value at the right face of the middle cell of a, b, c, d, e

@@ -10,8 +10,13 @@ namespace cb::cfd {
 
 namespace kcfd = cb::kernels::cfd;
 
+bool BodyProgram::isothermal() const {
+  return std::any_of(wall_temperature.begin(), wall_temperature.end(),
+                     [](double t) { return t > 0.0; });
+}
+
 void BodyProgram::add(const std::string& name, std::vector<kcfd::ShapeNode> program,
-                      const std::vector<double>& surface) {
+                      const std::vector<double>& surface, double temperature) {
   const int offset = static_cast<int>(triangles.size() / 9);
   for (kcfd::ShapeNode& node : program) {
     if (node.kind != kcfd::ShapeKind::surface) continue;
@@ -26,6 +31,7 @@ void BodyProgram::add(const std::string& name, std::vector<kcfd::ShapeNode> prog
   }
   triangles.insert(triangles.end(), surface.begin(), surface.end());
   names.push_back(name);
+  wall_temperature.push_back(temperature);
   begin.push_back(static_cast<int>(nodes.size()));
   nodes.insert(nodes.end(), program.begin(), program.end());
   end.push_back(static_cast<int>(nodes.size()));

@@ -22,11 +22,15 @@ struct BodyProgram {
   std::vector<double> triangles;  // 9 per triangle
   std::vector<std::string> names;
   std::vector<int> begin, end;
+  // Per body: > 0 an isothermal wall at this temperature (no-slip walls only),
+  // else adiabatic.
+  std::vector<double> wall_temperature;
   bool empty() const { return nodes.empty(); }
   // Appends a body (a postfix program whose surface nodes count triangles
   // from 0 of `surface`) and unites it with those before it.
   void add(const std::string& name, std::vector<kernels::cfd::ShapeNode> program,
-           const std::vector<double>& surface);
+           const std::vector<double>& surface, double wall_temperature = 0.0);
+  bool isothermal() const;  // any body with a wall temperature
 };
 
 using NodeView = Kokkos::View<double***, Kokkos::LayoutRight, MemSpace>;

@@ -4,7 +4,8 @@
 //        DC = -(sum_faces a_f S_f F_f . n_f - p_w A n_b) / (kappa V),
 //      with the face apertures a_f, the wall pressure p_w on the body's
 //      surface A n_b in the cell (kernels/cfd/embedded.hpp) and, viscous,
-//      the no-slip wall's stress tau_w . n_b A in the momentum; covered cells 0;
+//      the no-slip wall's stress tau_w . n_b A in the momentum and an
+//      isothermal wall's heat in the energy; covered cells 0;
 //   2. the halo exchange of DC, then per cut cell (0 < kappa < 1) the
 //      neighbourhood average DNC = sum kappa_j DC_j / sum kappa_j over the
 //      3^d block around it and the mass it does not take,
@@ -31,9 +32,11 @@ using kernels::cfd::variables;
 // What the wall term of a cut cell needs, by value.
 struct WallModel {
   real gamma;
-  bool viscous;  // no-slip (adiabatic) walls, else slip
+  bool viscous;  // no-slip walls, else slip
   kernels::cfd::Viscosity viscosity;
   real min_distance;  // floor of the wall distance (explicit stability)
+  Kokkos::View<const double*, MemSpace> wall_temperature;           // per body: > 0 isothermal
+  Kokkos::View<const int***, Kokkos::LayoutRight, MemSpace> owner;  // the body of each cell
 };
 
 // The viscous wall term's distance is kept at least this fraction of the
@@ -41,7 +44,9 @@ struct WallModel {
 // cell's update but not the 1 / d: the wall term decays the cell's velocity at
 // the rate nu A / (d V), A <= sqrt(D) h^2 in D dimensions, and the time step of
 // full cells has nu dt <= 3 CFL h^2 / (8 D), so nu dt A / (d V) stays below
-// 1.1 CFL (RK3 is stable to 2.5 on the negative real axis).
+// 1.1 CFL (RK3 is stable to 2.5 on the negative real axis). An isothermal
+// wall relaxes the temperature at the rate (gamma / Pr) nu A / (d V), within
+// the same bound: the time step takes nu max(4/3, gamma / Pr) for nu.
 constexpr double wall_distance_floor = 0.25;
 
 // The reach of the redistribution neighbourhood along each axis (0 on unused axes).
@@ -150,8 +155,11 @@ Kokkos::View<int***, Kokkos::LayoutRight, MemSpace> nearest_body(const BodyProgr
   return owner;
 }
 
-WallModel make_wall_model(const Params& params) {
+WallModel make_wall_model(const Params& params, const Kokkos::View<double*, MemSpace>& temperature,
+                          const Kokkos::View<int***, Kokkos::LayoutRight, MemSpace>& owner) {
   WallModel m{};
+  m.wall_temperature = temperature;
+  m.owner = owner;
   m.gamma = real(params.gamma);
   m.viscous = params.viscous();
   m.viscosity = params.viscosity;
@@ -162,24 +170,30 @@ WallModel make_wall_model(const Params& params) {
   return m;
 }
 
-// The momentum per unit time the wall in cut cell (k, j, i) gives its fluid:
-// p_w A n_b, less tau_w . n_b A on a no-slip wall (kernels/cfd/embedded.hpp).
-KOKKOS_INLINE_FUNCTION void wall_momentum(const WallModel& m, const Field& prim,
-                                          const AreaView& area, const NodeView& distance, int k,
-                                          int j, int i, real out[3]) {
+// The momentum per unit time the wall in cut cell (k, j, i) gives its fluid,
+// p_w A n_b, less tau_w . n_b A on a no-slip wall, and the heat, q_w A on an
+// isothermal one (out[3]; kernels/cfd/embedded.hpp).
+KOKKOS_INLINE_FUNCTION void cell_wall_exchange(const WallModel& m, const Field& prim,
+                                               const AreaView& area, const NodeView& distance,
+                                               int k, int j, int i, real out[4]) {
   using namespace kernels::cfd;
   const double a = area(k, j, i, 3);
   const real n[3] = {real(area(k, j, i, 0) / a), real(area(k, j, i, 1) / a),
                      real(area(k, j, i, 2) / a)};
   const Primitive w = load_primitive(prim, k, j, i);
   const real pw = wall_pressure(w, n, m.gamma);
-  real stress[3] = {0, 0, 0};
+  real stress[3] = {0, 0, 0}, heat = 0;
   if (m.viscous) {
-    const real mu = dynamic_viscosity(m.viscosity, temperature(w));
+    const real t = temperature(w);
+    const real mu = dynamic_viscosity(m.viscosity, t);
     const real d = math::max(real(distance(k, j, i)), m.min_distance);
     wall_shear_stress(w.vel, n, mu, d, stress);
+    const double wall_t = m.wall_temperature(m.owner(k, j, i));
+    if (wall_t > 0.0)
+      heat = wall_heat_flux(t, real(wall_t), heat_conductivity(m.viscosity, mu, m.gamma), d);
   }
   for (int d = 0; d < 3; ++d) out[d] = pw * real(area(k, j, i, d)) - stress[d] * real(a);
+  out[3] = heat * real(a);
 }
 
 }  // namespace
@@ -194,6 +208,7 @@ void CfdSolver::setup_bodies() {
   cut_ = make_cut_cells(params_.bodies, local_grid(), padded,
                         {periodic[0] ? 1 : 0, periodic[1] ? 1 : 0, periodic[2] ? 1 : 0});
   body_of_ = nearest_body(params_.bodies, local_grid(), padded);
+  wall_temperature_ = to_device_view("cfd::wall_temperature", params_.bodies.wall_temperature);
   weight_ = NodeView("cfd::redistribution_weight", padded[2], padded[1], padded[0]);
   divergence_ = padded_field("cfd::divergence", variables, n, ghost_);
   excess_ = padded_field("cfd::excess", variables, n, ghost_);
@@ -221,7 +236,7 @@ void CfdSolver::compute_cut_divergence() {
                  apz = cut_.aperture[2];
   const AreaView area = cut_.boundary;
   const NodeView distance = cut_.wall_distance;
-  const WallModel wall = make_wall_model(params_);
+  const WallModel wall = make_wall_model(params_, wall_temperature_, body_of_);
   const int ax = active(0), ay = active(1), az = active(2);
   const GridGeometry& geo = params_.geometry;
   const real ihx = real(1.0 / geo.spacing(0)), ihy = real(1.0 / geo.spacing(1)),
@@ -248,9 +263,9 @@ void CfdSolver::compute_cut_divergence() {
                         ihz;
           }
           if (area(k, j, i, 3) > 0.0) {
-            real push[3];
-            wall_momentum(wall, w, area, distance, k, j, i, push);
-            for (int d = 0; d < 3; ++d) rhs[1 + d] += push[d] * inv_volume;
+            real given[4];
+            cell_wall_exchange(wall, w, area, distance, k, j, i, given);
+            for (int d = 0; d < 4; ++d) rhs[1 + d] += given[d] * inv_volume;
           }
           for (int v = 0; v < variables; ++v) rhs[v] /= real(kappa);
         }
@@ -322,25 +337,26 @@ void CfdSolver::update_cut_stage(const kernels::SspStage& stage, double dt, bool
       });
 }
 
-// The momentum the walls give the fluid per unit time, (p_w n_b - tau_w . n_b) A
-// summed over the owned cut cells (of one body, or all) and all ranks: the
-// force of the fluid on the bodies is minus this.
-std::array<double, 3> CfdSolver::wall_force(const Field& primitive, int body) {
+// The momentum and heat the walls give the fluid per unit time,
+// (p_w n_b - tau_w . n_b) A and q_w A, summed over the owned cut cells (of one
+// body, or all) and all ranks: the force of the fluid on the bodies is minus
+// the momentum.
+std::array<double, 4> CfdSolver::wall_exchange(const Field& primitive, int body) {
   const Field w = primitive;
   const auto owner = body_of_;
   const AreaView area = cut_.boundary;
   const NodeView distance = cut_.wall_distance;
-  const WallModel wall = make_wall_model(params_);
-  const Sums<3> mine = sums_.sum_cells<3>(
-      "cfd::wall_force", decomposition_.local_cells(), ghost_,
+  const WallModel wall = make_wall_model(params_, wall_temperature_, body_of_);
+  const Sums<4> mine = sums_.sum_cells<4>(
+      "cfd::wall_exchange", decomposition_.local_cells(), ghost_,
       KOKKOS_LAMBDA(int k, int j, int i, double* t) {
         if (!(area(k, j, i, 3) > 0.0) || (body >= 0 && owner(k, j, i) != body)) return;
-        real push[3];
-        wall_momentum(wall, w, area, distance, k, j, i, push);
-        for (int d = 0; d < 3; ++d) t[d] += push[d];
+        real given[4];
+        cell_wall_exchange(wall, w, area, distance, k, j, i, given);
+        for (int d = 0; d < 4; ++d) t[d] += given[d];
       });
-  std::array<double, 3> total{0.0, 0.0, 0.0};
-  MPI_Allreduce(mine.value, total.data(), 3, MPI_DOUBLE, MPI_SUM, decomposition_.comm());
+  std::array<double, 4> total{0.0, 0.0, 0.0, 0.0};
+  MPI_Allreduce(mine.value, total.data(), 4, MPI_DOUBLE, MPI_SUM, decomposition_.comm());
   return total;
 }
 

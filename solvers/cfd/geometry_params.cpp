@@ -135,9 +135,10 @@ BodyProgram read_geometry(io::CaseFile& file, const GridGeometry& grid) {
   std::vector<ShapeNode> body;
   std::vector<double> triangles;
   std::string name;
+  double wall_temperature = 0.0;
   std::vector<std::string> first_tables;  // the table that starts each body
   const auto flush = [&] {
-    if (!body.empty()) bodies.add(name, body, triangles);
+    if (!body.empty()) bodies.add(name, body, triangles, wall_temperature);
     body.clear();
     triangles.clear();
   };
@@ -156,8 +157,13 @@ BodyProgram read_geometry(io::CaseFile& file, const GridGeometry& grid) {
       first_tables.push_back(section);
       name =
           file.get<std::string>(section, "name", "body " + std::to_string(bodies.names.size() + 1));
+      wall_temperature = file.get<double>(section, "wall_temperature", 0.0, io::Bounds::positive());
     } else {
       file.allow(section, "name");
+      if (file.has(section, "wall_temperature"))
+        file.fail(section, "wall_temperature",
+                  "[[geometry]] wall_temperature belongs on a body's first table (combine = "
+                  "\"new\"): a body has one wall");
     }
     node.first = static_cast<int>(triangles.size() / 9);
     triangles.insert(triangles.end(), surface.begin(), surface.end());

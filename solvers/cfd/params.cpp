@@ -318,6 +318,13 @@ void refuse_with_bodies(io::CaseFile& file, const Params& p) {
   if (p.finite_difference) file.fail("cfd", "finite_difference", "[cfd] finite_difference" + with);
   if (p.reconstruction == kernels::cfd::Reconstruction::weno5)
     file.fail("cfd", "reconstruction", "[cfd] reconstruction = \"weno5\"" + with);
+  for (std::size_t t = 1; !p.viscous() && t <= file.tables("geometry"); ++t) {
+    const std::string section = "geometry[" + std::to_string(t) + "]";
+    if (file.has(section, "wall_temperature"))
+      file.fail(section, "wall_temperature",
+                "[[geometry]] wall_temperature needs no-slip walls: a [viscosity] law (slip "
+                "walls pass no heat)");
+  }
 }
 
 Real3 unit(io::CaseFile& file, const char* key, const Real3& v) {

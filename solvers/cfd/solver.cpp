@@ -221,16 +221,16 @@ void CfdSolver::step(double time, double dt, PhaseTimer& timer) {
   Kokkos::deep_copy(fallback_faces_, 0LL);
   const kernels::SspScheme scheme = kernels::ssp_scheme(params_.integrator);
   double stage_time = 0.0;
-  std::array<double, 3> impulse{0.0, 0.0, 0.0};
+  std::array<double, 4> given{0.0, 0.0, 0.0, 0.0};  // momentum and heat from the walls
   for (int s = 0; s < scheme.stages; ++s) {
     fill_ghosts(state_, time + stage_time * dt, timer);
     compute_primitives(state_);
     compute_fluxes();
     if (has_bodies()) {
-      // The wall's share of this stage's momentum, weighted as the update is.
-      const std::array<double, 3> force = wall_force(primitive_);
-      for (int d = 0; d < 3; ++d)
-        impulse[d] = scheme.stage[s].a1 * impulse[d] + scheme.stage[s].b * dt * force[d];
+      // The walls' share of this stage's momentum and heat, weighted as the update is.
+      const std::array<double, 4> rate = wall_exchange(primitive_);
+      for (int d = 0; d < 4; ++d)
+        given[d] = scheme.stage[s].a1 * given[d] + scheme.stage[s].b * dt * rate[d];
       compute_cut_divergence();
       compute_excess();
       update_cut_stage(scheme.stage[s], dt, s == 0);
@@ -239,7 +239,8 @@ void CfdSolver::step(double time, double dt, PhaseTimer& timer) {
     }
     stage_time = scheme.stage[s].a1 * stage_time + scheme.stage[s].b;
   }
-  for (int d = 0; d < 3; ++d) wall_impulse_[d] += impulse[d];
+  for (int d = 0; d < 3; ++d) wall_impulse_[d] += given[d];
+  wall_heat_ += given[3];
 }
 
 // The halo exchange fills rank and periodic ghosts on every axis; then the

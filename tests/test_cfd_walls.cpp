@@ -1,0 +1,185 @@
+// No-slip walls on cut cells (solvers/cfd/embedded.cpp, docs/solvers/cfd.md
+// §7.1), on channels between strips tilted by atan(1/2) across a periodic box,
+// so the walls cut the cells at every fraction: Stokes' first problem (the wall
+// shear) and steady conduction between isothermal walls (the wall heat and the
+// linear temperature profile), with the walls' impulse and heat all the
+// momentum and energy the gas gains.
+#include "cfd_api_run.hpp"
+#include "precision.hpp"
+#include "solvers/cfd/solver.hpp"
+
+#include <catch2/catch_test_macros.hpp>
+
+#include <cmath>
+#include <string>
+
+using namespace cb;
+using cb::test::ApiRun;
+using cb::test::exact;
+using cb::test::round_off;
+using cb::test::uniform_case;
+
+namespace {
+
+constexpr double pi = 3.14159265358979323846;
+const double slope = std::atan(0.5);
+const double e[2] = {std::cos(slope), std::sin(slope)};  // along the strips
+
+// A box strip along y = x / 2 + c through `center` (c = center_y - center_x / 2),
+// `thickness` across, longer than the box's diagonal.
+std::string strip(double center_y, double thickness) {
+  return "center = [1.0, " + exact(center_y) + ", 0.0]\nshape = \"box\"\nsize = [6.0, " +
+         exact(thickness) + ", 1.0]\nrotate = [0.0, 0.0, " + exact(slope * 180 / pi) + "]\n";
+}
+
+const std::string periodic =
+    "[boundary]\nx_lo = \"periodic\"\nx_hi = \"periodic\"\ny_lo = \"periodic\"\n"
+    "y_hi = \"periodic\"\nz_lo = \"periodic\"\nz_hi = \"periodic\"\n";
+
+std::string constant_viscosity(double mu) {
+  return "[viscosity]\nlaw = \"constant\"\nmu = " + exact(mu) + "\n";
+}
+
+// The periodic box [0, 2] x [0, 1] x [0, h] at n cells per unit around `bodies`.
+ApiRun channel_run(int n, const std::string& velocity, const std::string& bodies,
+                   const std::string& extra) {
+  const double h = 1.0 / n;
+  return ApiRun(uniform_case("[" + std::to_string(2 * n) + ", " + std::to_string(n) + ", 1]",
+                             "[2.0, 1.0, " + exact(h) + "]", velocity, bodies, periodic + extra));
+}
+
+}  // namespace
+
+TEST_CASE("Stokes' first problem on no-slip walls tilted by atan(1/2): the wall shear",
+          "[cfd][cut_cells]") {
+  // The strip along y = x / 2 + 1/2 (mod 1), 0.3 / sqrt(1.25) thick: one channel. The gas
+  // starts moving along it at U = 0.1 (Mach 0.1) and the walls hold it back. Incompressible
+  // Stokes layer (Stokes 1851; Schlichting & Gersten, Boundary-Layer Theory, 2017):
+  // tau_w = mu U / sqrt(pi nu t), the layers of the two walls apart while sqrt(nu t) stays
+  // below a tenth of the channel's width. Measured: force along the stream at t = 0.5
+  // (sqrt(nu t) = 4.5 h at 64 cells per unit) -0.87 % at 32 and -0.29 % at 64 cells per
+  // unit of the exact value (+7.4 % and +1.43 % while the faces near the walls were first
+  // order).
+  const double speed = 0.1, nu = 0.01, density = 1.4, end = 0.5;
+  const std::string velocity = "[" + exact(speed * e[0]) + ", " + exact(speed * e[1]) + ", 0.0]";
+  const std::string bodies =
+      strip(1.0, 0.3 * e[0]) + "[[geometry]]\nname = \"image\"\n" + strip(0.0, 0.3 * e[0]);
+  double error[2];
+  for (int level = 0; level < 2; ++level) {
+    const int n = 32 << level;
+    const double h = 1.0 / n;
+    ApiRun run = channel_run(n, velocity, bodies, constant_viscosity(nu * density));
+    const auto first = run.diagnostics();
+    run.advance(1 << 20, end);
+    const auto last = run.diagnostics();
+    const double wetted = 2 * 2 / e[0] * h;  // two walls crossing the box once, depth h
+    const double exact_force = density * nu * speed / std::sqrt(pi * nu * end) * wetted;
+    const double force = last.at("force_x") * e[0] + last.at("force_y") * e[1];
+    error[level] = force / exact_force - 1;
+    INFO(n << " cells per unit: force along the stream " << force << ", exact " << exact_force
+           << ", relative error " << error[level]);
+    CHECK(std::abs(error[level]) < (level == 0 ? 0.02 : 0.006));
+    // The walls' impulse, pressure and viscous, is all the momentum the gas loses.
+    const auto& impulse = run.solver->wall_impulse();
+    const char* momenta[2] = {"mom_x", "mom_y"};
+    for (int d = 0; d < 2; ++d) {
+      const double change = last.at(momenta[d]) - first.at(momenta[d]);
+      INFO(momenta[d] << " changed by " << change << ", the walls' impulse " << impulse[d]);
+      CHECK(std::abs(change - impulse[d]) <= round_off(1e-14) * first.at("energy"));
+    }
+    CHECK(std::abs(last.at("mass") / first.at("mass") - 1) <= round_off(1e-13));
+  }
+  // First order at the wall at least: the error falls 2 times or more per halving of h
+  // (measured 3.0).
+  CHECK(std::abs(error[1]) < std::abs(error[0]) / 2);
+}
+
+namespace {
+
+// Over the full cells of a conduction run between a hot strip centred on
+// y - x / 2 = 0.75 and a cold one on 0.25 (mod 1), each 0.2 across in y - x / 2:
+// the largest |T - T_exact| with T_exact linear across each channel, and the
+// largest speed.
+struct Profile {
+  double temperature_error = 0.0, speed = 0.0;
+};
+
+Profile conduction_profile(ApiRun& run, double hot, double cold) {
+  const auto s = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), run.solver->state());
+  const auto kappa =
+      Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), run.solver->cut_cells().volume);
+  const Int3 n = run.decomposition.local_cells();
+  const Int3 g = ghost_widths(run.params.geometry.cells, run.params.halo());
+  const double gamma = run.params.gamma, h = run.params.geometry.spacing(0);
+  Profile p;
+  for (int j = 0; j < n[1]; ++j)
+    for (int i = 0; i < n[0]; ++i) {
+      const int k = g[2], jj = j + g[1], ii = i + g[0];
+      if (kappa(k, jj, ii) != 1.0) continue;
+      const double rho = s(0, k, jj, ii), u = s(1, k, jj, ii) / rho, v = s(2, k, jj, ii) / rho;
+      const double t = (gamma - 1) * (s(4, k, jj, ii) / rho - 0.5 * (u * u + v * v));
+      double eta = (j + 0.5) * h - 0.5 * (i + 0.5) * h;  // y - x / 2, in [0.35, 1.35)
+      eta -= std::floor(eta - 0.35);
+      const double across = eta < 0.75 ? (eta - 0.35) / 0.3 : (eta - 0.85) / 0.3;
+      const double exact_t =
+          eta < 0.75 ? cold + (hot - cold) * across : hot + (cold - hot) * across;
+      p.temperature_error = std::max(p.temperature_error, std::abs(t - exact_t));
+      p.speed = std::max(p.speed, std::sqrt(u * u + v * v));
+    }
+  return p;
+}
+
+}  // namespace
+
+TEST_CASE("steady conduction between isothermal walls tilted by atan(1/2): the wall heat",
+          "[cfd][cut_cells]") {
+  // A hot strip (T 0.8) and a cold one (T 0.6), each 0.2 / sqrt(1.25) thick, alternate
+  // 0.5 / sqrt(1.25) apart: two channels of width L = 0.3 / sqrt(1.25) of gas at rest, T
+  // 1 / 1.4 at first. At steady state (mu constant) T is linear across each channel, p
+  // uniform and the gas at rest: the hot body gives the gas k (T_hot - T_cold) / L on each
+  // of its two faces, the cold one takes as much (Fourier's law). The slowest mode decays
+  // as exp(-pi^2 alpha t / L^2), alpha = k / (rho c_p) = nu / Pr: below 4e-4 of dT by
+  // t = 4.5. Measured: wall heat -6.9 % at 24 and -3.6 % at 48 cells per unit (L = 6.4 and
+  // 12.9 h), |T - T_exact| at most 2.9 % and 1.6 % of dT, the cold wall's heat the hot
+  // one's to 7e-5, speeds below 1.2e-5.
+  const double hot = 0.8, cold = 0.6, mu = 0.014, prandtl = 0.72, gamma = 1.4;
+  const double width = 0.3 * e[0], end = 4.5;
+  const double conductivity = mu * gamma / ((gamma - 1) * prandtl);
+  const std::string union_with = "[[geometry]]\ncombine = \"union\"\n";
+  const std::string bodies =
+      strip(1.25, 0.2 * e[0]) + "wall_temperature = " + exact(hot) + "\n" + union_with +
+      strip(0.25, 0.2 * e[0]) + "[[geometry]]\nname = \"cold\"\n" + strip(0.75, 0.2 * e[0]) +
+      "wall_temperature = " + exact(cold) + "\n" + union_with + strip(-0.25, 0.2 * e[0]);
+  double error[2];
+  for (int level = 0; level < 2; ++level) {
+    const int n = 24 << level;
+    const double h = 1.0 / n;
+    ApiRun run = channel_run(n, "[0.0, 0.0, 0.0]", bodies, constant_viscosity(mu));
+    const auto first = run.diagnostics();
+    int steps = 0;
+    while (run.time < end) run.advance(1, end), ++steps;
+    const auto last = run.diagnostics();
+    const double wetted = 2 * 2 / e[0] * h;  // two faces crossing the box once, depth h
+    const double exact_heat = conductivity * (hot - cold) / width * wetted;
+    error[level] = last.at("wall_heat_1") / exact_heat - 1;
+    const Profile profile = conduction_profile(run, hot, cold);
+    INFO(n << " cells per unit, " << steps << " steps: heat from the hot wall "
+           << last.at("wall_heat_1") << ", to the cold " << -last.at("wall_heat_2") << ", exact "
+           << exact_heat << ", relative error " << error[level] << "; largest |T - T_exact| / dT "
+           << profile.temperature_error / (hot - cold) << ", largest speed " << profile.speed);
+    CHECK(std::abs(error[level]) < (level == 0 ? 0.08 : 0.042));
+    CHECK(profile.temperature_error < (level == 0 ? 0.035 : 0.02) * (hot - cold));
+    // Steady: the cold wall takes what the hot one gives.
+    CHECK(std::abs(last.at("wall_heat_2") / last.at("wall_heat_1") + 1) < 1e-3);
+    // The walls' heat is all the energy the gas gains; mass is kept (round-off of each step
+    // adds up over the thousands of steps).
+    const double gained = last.at("energy") - first.at("energy");
+    INFO("energy gained " << gained << ", the walls' heat " << run.solver->wall_heat());
+    CHECK(std::abs(gained - run.solver->wall_heat()) <=
+          round_off(1e-16) * steps * first.at("energy"));
+    CHECK(std::abs(last.at("mass") / first.at("mass") - 1) <= round_off(1e-16) * steps);
+  }
+  // First order at the wall: the error falls 1.7 times or more per halving of h (measured
+  // 1.94).
+  CHECK(std::abs(error[1]) < std::abs(error[0]) / 1.7);
+}

@@ -407,7 +407,18 @@ size = [0.1, 0.1, 1.0]
       {"geometry[1].wall_temperature=1.2", "wall_temperature needs no-slip walls"},
       {"geometry[3].wall_temperature=1.2' --set viscosity.law=constant --set 'viscosity.mu=0.01",
        "wall_temperature belongs on a body's first table"},
+      {"geometry[1].wall_velocity=[0.1,0,0]", "wall_velocity needs no-slip walls"},
+      {"geometry[1].wall_velocity=[0.1,0,0]' --set viscosity.law=constant --set "
+       "'viscosity.mu=0.01",
+       "body 'cylinder': its wall would move across its surface"},
   };
+  // A spinning cylinder's wall moves along itself.
+  const cb::test::CliResult spinning = cb::test::run_cloudburst(
+      "check " + dir +
+      "/case.toml --set 'geometry[1].wall_angular_velocity=[0,0,2]' --set viscosity.law=constant "
+      "--set viscosity.mu=0.01");
+  INFO(spinning.output);
+  CHECK(spinning.code == 0);
   for (const auto& b : bad) {
     const cb::test::CliResult r =
         cb::test::run_cloudburst("check " + dir + "/case.toml --set '" + std::string(b.set) + "'");

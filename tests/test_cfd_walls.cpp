@@ -48,6 +48,18 @@ ApiRun channel_run(int n, const std::string& velocity, const std::string& bodies
                              "[2.0, 1.0, " + exact(h) + "]", velocity, bodies, periodic + extra));
 }
 
+// Steps `run` to `end`; returns the number of steps.
+int steps_to(ApiRun& run, double end) {
+  int steps = 0;
+  while (run.time < end) run.advance(1, end), ++steps;
+  return steps;
+}
+
+// The area of one strip's two faces crossing the box once (depth h).
+double wetted_area(double h) {
+  return 2 * 2 / e[0] * h;
+}
+
 }  // namespace
 
 TEST_CASE("Stokes' first problem on no-slip walls tilted by atan(1/2): the wall shear",
@@ -72,7 +84,7 @@ TEST_CASE("Stokes' first problem on no-slip walls tilted by atan(1/2): the wall 
     const auto first = run.diagnostics();
     run.advance(1 << 20, end);
     const auto last = run.diagnostics();
-    const double wetted = 2 * 2 / e[0] * h;  // two walls crossing the box once, depth h
+    const double wetted = wetted_area(h);
     const double exact_force = density * nu * speed / std::sqrt(pi * nu * end) * wetted;
     const double force = last.at("force_x") * e[0] + last.at("force_y") * e[1];
     error[level] = force / exact_force - 1;
@@ -96,15 +108,21 @@ TEST_CASE("Stokes' first problem on no-slip walls tilted by atan(1/2): the wall 
 
 namespace {
 
-// Over the full cells of a conduction run between a hot strip centred on
-// y - x / 2 = 0.75 and a cold one on 0.25 (mod 1), each 0.2 across in y - x / 2:
-// the largest |T - T_exact| with T_exact linear across each channel, and the
-// largest speed.
+// Over the full cells of a run between strip A centred on y - x / 2 = 0.75 and
+// strip B on 0.25 (mod 1), each 0.2 across in y - x / 2, against the steady
+// state `exact` (s: the fraction of the way across a channel from B's wall to
+// A's; T and the velocity along the strips): the largest |T - T_exact|,
+// |u - u_exact| (the velocity's both components) and speed.
 struct Profile {
-  double temperature_error = 0.0, speed = 0.0;
+  double temperature_error = 0.0, velocity_error = 0.0, speed = 0.0;
 };
 
-Profile conduction_profile(ApiRun& run, double hot, double cold) {
+struct Steady {
+  double temperature, velocity;
+};
+
+template <class Exact>
+Profile channel_profile(ApiRun& run, const Exact& exact_at) {
   const auto s = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), run.solver->state());
   const auto kappa =
       Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), run.solver->cut_cells().volume);
@@ -120,13 +138,22 @@ Profile conduction_profile(ApiRun& run, double hot, double cold) {
       const double t = (gamma - 1) * (s(4, k, jj, ii) / rho - 0.5 * (u * u + v * v));
       double eta = (j + 0.5) * h - 0.5 * (i + 0.5) * h;  // y - x / 2, in [0.35, 1.35)
       eta -= std::floor(eta - 0.35);
-      const double across = eta < 0.75 ? (eta - 0.35) / 0.3 : (eta - 0.85) / 0.3;
-      const double exact_t =
-          eta < 0.75 ? cold + (hot - cold) * across : hot + (cold - hot) * across;
-      p.temperature_error = std::max(p.temperature_error, std::abs(t - exact_t));
-      p.speed = std::max(p.speed, std::sqrt(u * u + v * v));
+      const Steady x = exact_at(eta < 0.75 ? (eta - 0.35) / 0.3 : 1 - (eta - 0.85) / 0.3);
+      p.temperature_error = std::max(p.temperature_error, std::abs(t - x.temperature));
+      p.velocity_error =
+          std::max(p.velocity_error, std::hypot(u - x.velocity * e[0], v - x.velocity * e[1]));
+      p.speed = std::max(p.speed, std::hypot(u, v));
     }
   return p;
+}
+
+// Strips A and B as above, 0.2 / sqrt(1.25) thick, with the wall keys of each.
+std::string two_strips(const std::string& wall_a, const std::string& wall_b) {
+  const std::string union_with = "[[geometry]]\ncombine = \"union\"\n";
+  const double thickness = 0.2 * e[0];
+  return strip(1.25, thickness) + wall_a + union_with + strip(0.25, thickness) +
+         "[[geometry]]\nname = \"B\"\n" + strip(0.75, thickness) + wall_b + union_with +
+         strip(-0.25, thickness);
 }
 
 }  // namespace
@@ -145,24 +172,22 @@ TEST_CASE("steady conduction between isothermal walls tilted by atan(1/2): the w
   const double hot = 0.8, cold = 0.6, mu = 0.014, prandtl = 0.72, gamma = 1.4;
   const double width = 0.3 * e[0], end = 4.5;
   const double conductivity = mu * gamma / ((gamma - 1) * prandtl);
-  const std::string union_with = "[[geometry]]\ncombine = \"union\"\n";
-  const std::string bodies =
-      strip(1.25, 0.2 * e[0]) + "wall_temperature = " + exact(hot) + "\n" + union_with +
-      strip(0.25, 0.2 * e[0]) + "[[geometry]]\nname = \"cold\"\n" + strip(0.75, 0.2 * e[0]) +
-      "wall_temperature = " + exact(cold) + "\n" + union_with + strip(-0.25, 0.2 * e[0]);
+  const std::string bodies = two_strips("wall_temperature = " + exact(hot) + "\n",
+                                        "wall_temperature = " + exact(cold) + "\n");
   double error[2];
   for (int level = 0; level < 2; ++level) {
     const int n = 24 << level;
     const double h = 1.0 / n;
     ApiRun run = channel_run(n, "[0.0, 0.0, 0.0]", bodies, constant_viscosity(mu));
     const auto first = run.diagnostics();
-    int steps = 0;
-    while (run.time < end) run.advance(1, end), ++steps;
+    const int steps = steps_to(run, end);
     const auto last = run.diagnostics();
-    const double wetted = 2 * 2 / e[0] * h;  // two faces crossing the box once, depth h
+    const double wetted = wetted_area(h);
     const double exact_heat = conductivity * (hot - cold) / width * wetted;
     error[level] = last.at("wall_heat_1") / exact_heat - 1;
-    const Profile profile = conduction_profile(run, hot, cold);
+    const Profile profile = channel_profile(run, [&](double s) {
+      return Steady{cold + (hot - cold) * s, 0.0};
+    });
     INFO(n << " cells per unit, " << steps << " steps: heat from the hot wall "
            << last.at("wall_heat_1") << ", to the cold " << -last.at("wall_heat_2") << ", exact "
            << exact_heat << ", relative error " << error[level] << "; largest |T - T_exact| / dT "
@@ -182,4 +207,70 @@ TEST_CASE("steady conduction between isothermal walls tilted by atan(1/2): the w
   // First order at the wall: the error falls 1.7 times or more per halving of h (measured
   // 1.94).
   CHECK(std::abs(error[1]) < std::abs(error[0]) / 1.7);
+}
+
+TEST_CASE("Couette flow between a moving and a resting isothermal wall: shear, work and heat",
+          "[cfd][cut_cells]") {
+  // The strips of the conduction test, both isothermal at T_w = 1 / 1.4; A's wall slides
+  // along itself at U = 0.5 (Mach 0.5), B's rests. At steady state (mu, k constant) each
+  // channel holds plane Couette flow: u = U s, T = T_w + mu U^2 / (2 k) s (1 - s), p uniform
+  // (Schlichting & Gersten 2017, §4.2): A's wall feels the shear mu U / L per unit area
+  // against its motion and does the work mu U^2 / L, of which each wall takes back half as
+  // heat. Momentum diffuses slowest, exp(-pi^2 nu t / L^2): below 3e-4 of U by t = 6.
+  // Measured at 24 and 48 cells per unit: shear -3.9 % and -2.7 %; heat of A -2.2 % and
+  // -2.2 %, of B -5.9 % and -3.3 % of half the work; |u - u_exact| at most 2.3 % and 1.4 %
+  // of U, |T - T_exact| 11 % and 6.0 % of T_max - T_w (1.7e-4 and 9.6e-5).
+  const double speed = 0.5, wall_t = 1 / 1.4, mu = 0.014, prandtl = 0.72, gamma = 1.4;
+  const double width = 0.3 * e[0], end = 6.0;
+  const double conductivity = mu * gamma / ((gamma - 1) * prandtl);
+  const double rise = mu * speed * speed / (2 * conductivity);  // T_max - T_w = rise / 4
+  const std::string isothermal = "wall_temperature = " + exact(wall_t) + "\n";
+  const std::string bodies = two_strips(isothermal + "wall_velocity = [" + exact(speed * e[0]) +
+                                            ", " + exact(speed * e[1]) + ", 0.0]\n",
+                                        isothermal);
+  double error[2];
+  for (int level = 0; level < 2; ++level) {
+    const int n = 24 << level;
+    const double h = 1.0 / n;
+    ApiRun run = channel_run(n, "[0.0, 0.0, 0.0]", bodies, constant_viscosity(mu));
+    const auto first = run.diagnostics();
+    const int steps = steps_to(run, end);
+    const auto last = run.diagnostics();
+    const double wetted = wetted_area(h);
+    const double shear = mu * speed / width * wetted, power = shear * speed;
+    const double drag = -(last.at("force_x_1") * e[0] + last.at("force_y_1") * e[1]);
+    const Profile profile = channel_profile(run, [&](double s) {
+      return Steady{wall_t + rise * s * (1 - s), speed * s};
+    });
+    INFO(n << " cells per unit, " << steps << " steps: drag on A " << drag << " (exact " << shear
+           << "), A's power " << last.at("wall_power_1") << " (exact " << power << "), heat of A "
+           << last.at("wall_heat_1") << " and B " << last.at("wall_heat_2") << " (exact "
+           << -power / 2 << "); largest |u - u_exact| / U " << profile.velocity_error / speed
+           << ", |T - T_exact| / (T_max - T_w) " << profile.temperature_error / (rise / 4));
+    error[level] = drag / shear - 1;
+    CHECK(std::abs(error[level]) < (level == 0 ? 0.055 : 0.035));
+    // A's wall moves along itself: its power is the shear times U.
+    CHECK(std::abs(last.at("wall_power_1") - speed * drag) <= 1e-12 * power);
+    // Nearly steady (measured 1.3e-3 of the work at 24 cells per unit): the walls take back
+    // the work as heat, each about half.
+    CHECK(std::abs(last.at("wall_heat_1") + last.at("wall_heat_2") + last.at("wall_power_1")) <
+          3e-3 * power);
+    for (const char* wall : {"wall_heat_1", "wall_heat_2"})
+      CHECK(std::abs(last.at(wall) / (-power / 2) - 1) < (level == 0 ? 0.07 : 0.04));
+    CHECK(profile.velocity_error < (level == 0 ? 0.03 : 0.02) * speed);
+    CHECK(profile.temperature_error < (level == 0 ? 0.15 : 0.08) * rise / 4);
+    // The walls' work and heat are all the energy the gas gains, their impulse all the
+    // momentum; mass is kept.
+    const double gained = last.at("energy") - first.at("energy");
+    INFO("energy gained " << gained << ", the walls' work " << run.solver->wall_work()
+                          << " and heat " << run.solver->wall_heat());
+    CHECK(std::abs(gained - run.solver->wall_work() - run.solver->wall_heat()) <=
+          round_off(1e-16) * steps * first.at("energy"));
+    const auto& impulse = run.solver->wall_impulse();
+    CHECK(std::abs(last.at("mom_x") - first.at("mom_x") - impulse[0]) <=
+          round_off(1e-16) * steps * first.at("energy"));
+    CHECK(std::abs(last.at("mass") / first.at("mass") - 1) <= round_off(1e-16) * steps);
+  }
+  // The shear error falls with h (measured 1.46 times per halving).
+  CHECK(std::abs(error[1]) < std::abs(error[0]) / 1.3);
 }

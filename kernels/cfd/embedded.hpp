@@ -9,6 +9,25 @@
 
 namespace cb::kernels::cfd {
 
+// A body's wall: isothermal at `temperature` (> 0) or adiabatic, and its
+// surface's rigid motion V + omega x (x - center). The body stays where it
+// is, so only the motion along the wall counts (a belt, a spinning cylinder).
+struct BodyWall {
+  double temperature = 0.0;
+  double velocity[3] = {0, 0, 0};
+  double angular_velocity[3] = {0, 0, 0};
+  double center[3] = {0, 0, 0};
+};
+
+KOKKOS_INLINE_FUNCTION void rigid_wall_velocity(const BodyWall& wall, const double x[3],
+                                                double out[3]) {
+  const double* w = wall.angular_velocity;
+  const double r[3] = {x[0] - wall.center[0], x[1] - wall.center[1], x[2] - wall.center[2]};
+  out[0] = wall.velocity[0] + w[1] * r[2] - w[2] * r[1];
+  out[1] = wall.velocity[1] + w[2] * r[0] - w[0] * r[2];
+  out[2] = wall.velocity[2] + w[0] * r[1] - w[1] * r[0];
+}
+
 // The pressure on a slip wall at rest whose unit normal n points into the
 // fluid: the star pressure of the reflecting Riemann problem between w and
 // its mirror image (normal velocity reversed). Fluid leaving the wall

@@ -215,6 +215,7 @@ KOKKOS_INLINE_FUNCTION double primitive_phi(const ShapeNode& node, const double 
 KOKKOS_INLINE_FUNCTION double body_phi(const ShapeNode* nodes, int count, const double* triangles,
                                        const double x[3]) {
   double stack[shape_stack_depth];
+  stack[0] = 1e300;  // no nodes: everything is fluid
   int top = 0;
   for (int n = 0; n < count; ++n) {
     const ShapeNode& node = nodes[n];
@@ -229,7 +230,7 @@ KOKKOS_INLINE_FUNCTION double body_phi(const ShapeNode* nodes, int count, const 
       stack[top++] = primitive_phi(node, x, triangles);
     }
   }
-  return count == 0 ? 1e300 : stack[0];
+  return stack[0];
 }
 
 }  // namespace cb::kernels::cfd

@@ -11,12 +11,20 @@ namespace cb::cfd {
 namespace kcfd = cb::kernels::cfd;
 
 bool BodyProgram::isothermal() const {
-  return std::any_of(wall_temperature.begin(), wall_temperature.end(),
-                     [](double t) { return t > 0.0; });
+  return std::any_of(walls.begin(), walls.end(),
+                     [](const kcfd::BodyWall& w) { return w.temperature > 0.0; });
+}
+
+bool BodyProgram::moving() const {
+  return std::any_of(walls.begin(), walls.end(), [](const kcfd::BodyWall& w) {
+    for (int d = 0; d < 3; ++d)
+      if (w.velocity[d] != 0.0 || w.angular_velocity[d] != 0.0) return true;
+    return false;
+  });
 }
 
 void BodyProgram::add(const std::string& name, std::vector<kcfd::ShapeNode> program,
-                      const std::vector<double>& surface, double temperature) {
+                      const std::vector<double>& surface, const kcfd::BodyWall& wall) {
   const int offset = static_cast<int>(triangles.size() / 9);
   for (kcfd::ShapeNode& node : program) {
     if (node.kind != kcfd::ShapeKind::surface) continue;
@@ -31,7 +39,7 @@ void BodyProgram::add(const std::string& name, std::vector<kcfd::ShapeNode> prog
   }
   triangles.insert(triangles.end(), surface.begin(), surface.end());
   names.push_back(name);
-  wall_temperature.push_back(temperature);
+  walls.push_back(wall);
   begin.push_back(static_cast<int>(nodes.size()));
   nodes.insert(nodes.end(), program.begin(), program.end());
   end.push_back(static_cast<int>(nodes.size()));

@@ -6,6 +6,7 @@
 
 #include "core/local_grid.hpp"
 #include "core/types.hpp"
+#include "kernels/cfd/embedded.hpp"
 #include "kernels/cfd/shapes.hpp"
 
 #include <mpi.h>
@@ -22,15 +23,14 @@ struct BodyProgram {
   std::vector<double> triangles;  // 9 per triangle
   std::vector<std::string> names;
   std::vector<int> begin, end;
-  // Per body: > 0 an isothermal wall at this temperature (no-slip walls only),
-  // else adiabatic.
-  std::vector<double> wall_temperature;
+  std::vector<kernels::cfd::BodyWall> walls;  // per body (no-slip walls only)
   bool empty() const { return nodes.empty(); }
   // Appends a body (a postfix program whose surface nodes count triangles
   // from 0 of `surface`) and unites it with those before it.
   void add(const std::string& name, std::vector<kernels::cfd::ShapeNode> program,
-           const std::vector<double>& surface, double wall_temperature = 0.0);
+           const std::vector<double>& surface, const kernels::cfd::BodyWall& wall = {});
   bool isothermal() const;  // any body with a wall temperature
+  bool moving() const;      // any body whose wall moves
 };
 
 using NodeView = Kokkos::View<double***, Kokkos::LayoutRight, MemSpace>;

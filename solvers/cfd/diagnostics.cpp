@@ -128,7 +128,8 @@ std::vector<Diagnostic> CfdSolver::diagnostics(double time) {
 }
 
 // The force on the bodies, -sum (p_w n_b - tau_w . n_b) A (n_b into the fluid), with an
-// isothermal wall the heat the walls give the fluid, sum q_w A, and with
+// isothermal wall the heat the walls give the fluid, sum q_w A, with a moving one
+// their work, and with
 // [forces] its drag and lift coefficients F . e / (rho U^2 A / 2); per body too with two or
 // more. The total's coefficients (and the probes' pressure difference) join the history of
 // the shedding summary. Needs primitive_ of the current state.
@@ -136,11 +137,12 @@ void CfdSolver::append_forces(std::vector<Diagnostic>& out, double time,
                               double pressure_difference) {
   const ForceReference& ref = params_.forces;
   // Appends the force on the wall's fluid and, with a reference area, C_D and C_L (returned).
-  const bool isothermal = params_.bodies.isothermal();
-  auto append = [&](const std::array<double, 4>& wall, const std::string& suffix) {
+  const bool isothermal = params_.bodies.isothermal(), moving = params_.bodies.moving();
+  auto append = [&](const std::array<double, 5>& wall, const std::string& suffix) {
     const char* axes[3] = {"x", "y", "z"};
     for (int d = 0; d < 3; ++d) out.push_back({std::string("force_") + axes[d] + suffix, -wall[d]});
     if (isothermal) out.push_back({"wall_heat" + suffix, wall[3]});
+    if (moving) out.push_back({"wall_power" + suffix, wall[4]});
     if (ref.area == 0.0) return ForceSample{time, 0.0, 0.0};
     double drag = 0.0, lift = 0.0;
     for (int d = 0; d < 3; ++d) {

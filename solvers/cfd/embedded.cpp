@@ -4,8 +4,8 @@
 //        DC = -(sum_faces a_f S_f F_f . n_f - p_w A n_b) / (kappa V),
 //      with the face apertures a_f, the wall pressure p_w on the body's
 //      surface A n_b in the cell (kernels/cfd/embedded.hpp) and, viscous,
-//      the no-slip wall's stress tau_w . n_b A in the momentum and an
-//      isothermal wall's heat in the energy; covered cells 0;
+//      the no-slip wall's stress tau_w . n_b A in the momentum, an isothermal
+//      wall's heat and a moving wall's work in the energy; covered cells 0;
 //   2. the halo exchange of DC, then per cut cell (0 < kappa < 1) the
 //      neighbourhood average DNC = sum kappa_j DC_j / sum kappa_j over the
 //      3^d block around it and the mass it does not take,
@@ -35,8 +35,10 @@ struct WallModel {
   bool viscous;  // no-slip walls, else slip
   kernels::cfd::Viscosity viscosity;
   real min_distance;  // floor of the wall distance (explicit stability)
-  Kokkos::View<const double*, MemSpace> wall_temperature;           // per body: > 0 isothermal
+  Kokkos::View<const kernels::cfd::BodyWall*, MemSpace> walls;      // per body
   Kokkos::View<const int***, Kokkos::LayoutRight, MemSpace> owner;  // the body of each cell
+  bool moving;                                                      // any wall
+  AreaView wall_velocity;  // per cut cell along its wall; covered: the rigid motion
 };
 
 // The viscous wall term's distance is kept at least this fraction of the
@@ -155,11 +157,15 @@ Kokkos::View<int***, Kokkos::LayoutRight, MemSpace> nearest_body(const BodyProgr
   return owner;
 }
 
-WallModel make_wall_model(const Params& params, const Kokkos::View<double*, MemSpace>& temperature,
-                          const Kokkos::View<int***, Kokkos::LayoutRight, MemSpace>& owner) {
+WallModel make_wall_model(const Params& params,
+                          const Kokkos::View<kernels::cfd::BodyWall*, MemSpace>& walls,
+                          const Kokkos::View<int***, Kokkos::LayoutRight, MemSpace>& owner,
+                          const AreaView& wall_velocity) {
   WallModel m{};
-  m.wall_temperature = temperature;
+  m.walls = walls;
   m.owner = owner;
+  m.moving = params.bodies.moving();
+  m.wall_velocity = wall_velocity;
   m.gamma = real(params.gamma);
   m.viscous = params.viscous();
   m.viscosity = params.viscosity;
@@ -171,29 +177,72 @@ WallModel make_wall_model(const Params& params, const Kokkos::View<double*, MemS
 }
 
 // The momentum per unit time the wall in cut cell (k, j, i) gives its fluid,
-// p_w A n_b, less tau_w . n_b A on a no-slip wall, and the heat, q_w A on an
-// isothermal one (out[3]; kernels/cfd/embedded.hpp).
+// p_w A n_b, less tau_w . n_b A on a no-slip wall (from the velocity relative
+// to the wall's), the heat q_w A of an isothermal wall (out[3]) and the work
+// of a moving one, -u_w . tau_w . n_b A (out[4]; u_w along the wall, so p_w
+// does none; kernels/cfd/embedded.hpp).
 KOKKOS_INLINE_FUNCTION void cell_wall_exchange(const WallModel& m, const Field& prim,
                                                const AreaView& area, const NodeView& distance,
-                                               int k, int j, int i, real out[4]) {
+                                               int k, int j, int i, real out[5]) {
   using namespace kernels::cfd;
   const double a = area(k, j, i, 3);
   const real n[3] = {real(area(k, j, i, 0) / a), real(area(k, j, i, 1) / a),
                      real(area(k, j, i, 2) / a)};
   const Primitive w = load_primitive(prim, k, j, i);
   const real pw = wall_pressure(w, n, m.gamma);
-  real stress[3] = {0, 0, 0}, heat = 0;
+  real stress[3] = {0, 0, 0}, heat = 0, work = 0;
   if (m.viscous) {
     const real t = temperature(w);
     const real mu = dynamic_viscosity(m.viscosity, t);
     const real d = math::max(real(distance(k, j, i)), m.min_distance);
-    wall_shear_stress(w.vel, n, mu, d, stress);
-    const double wall_t = m.wall_temperature(m.owner(k, j, i));
+    real wall_u[3] = {0, 0, 0}, relative[3];
+    for (int c = 0; c < 3 && m.moving; ++c) wall_u[c] = real(m.wall_velocity(k, j, i, c));
+    for (int c = 0; c < 3; ++c) relative[c] = w.vel[c] - wall_u[c];
+    wall_shear_stress(relative, n, mu, d, stress);
+    for (int c = 0; c < 3; ++c) work -= wall_u[c] * stress[c];
+    const double wall_t = m.walls(m.owner(k, j, i)).temperature;
     if (wall_t > 0.0)
       heat = wall_heat_flux(t, real(wall_t), heat_conductivity(m.viscosity, mu, m.gamma), d);
   }
   for (int d = 0; d < 3; ++d) out[d] = pw * real(area(k, j, i, d)) - stress[d] * real(a);
   out[3] = heat * real(a);
+  out[4] = work * real(a);
+}
+
+// Per cell, the velocity of the wall of its body (moving bodies only): in a
+// cut cell the rigid motion at the surface point nearest its centre,
+// x - phi n_b, less its part along n_b (the body stays where it is); in a
+// covered cell the rigid motion at its centre (for the faces beside it).
+AreaView surface_velocity(const BodyProgram& bodies, const LocalGrid& grid, const CutCells& cut,
+                          const Kokkos::View<int***, Kokkos::LayoutRight, MemSpace>& owner) {
+  const NodeView volume = cut.volume;
+  const AreaView area = cut.boundary;
+  AreaView velocity("cfd::wall_velocity", volume.extent(0), volume.extent(1), volume.extent(2), 3);
+  const auto nodes = to_device_view("cfd::wall_nodes", bodies.nodes);
+  const auto triangles = to_device_view("cfd::wall_triangles", bodies.triangles);
+  const auto begin = to_device_view("cfd::wall_begin", bodies.begin);
+  const auto end = to_device_view("cfd::wall_end", bodies.end);
+  const auto walls = to_device_view("cfd::walls", bodies.walls);
+  Kokkos::parallel_for(
+      "cfd::wall_velocity",
+      CellPolicy({0, 0, 0}, {int(volume.extent(0)), int(volume.extent(1)), int(volume.extent(2))}),
+      KOKKOS_LAMBDA(int k, int j, int i) {
+        const bool cut_cell = area(k, j, i, 3) > 0.0;
+        if (volume(k, j, i) > 0.0 && !cut_cell) return;
+        const int b = owner(k, j, i);
+        double x[3], n[3] = {0, 0, 0}, u[3], normal = 0.0;
+        grid.center(k, j, i, x);
+        if (cut_cell) {
+          const double phi = kernels::cfd::body_phi(nodes.data() + begin(b), end(b) - begin(b),
+                                                    triangles.data(), x);
+          for (int d = 0; d < 3; ++d)
+            n[d] = area(k, j, i, d) / area(k, j, i, 3), x[d] -= phi * n[d];
+        }
+        kernels::cfd::rigid_wall_velocity(walls(b), x, u);
+        for (int d = 0; d < 3; ++d) normal += u[d] * n[d];
+        for (int d = 0; d < 3; ++d) velocity(k, j, i, d) = u[d] - normal * n[d];
+      });
+  return velocity;
 }
 
 }  // namespace
@@ -208,7 +257,9 @@ void CfdSolver::setup_bodies() {
   cut_ = make_cut_cells(params_.bodies, local_grid(), padded,
                         {periodic[0] ? 1 : 0, periodic[1] ? 1 : 0, periodic[2] ? 1 : 0});
   body_of_ = nearest_body(params_.bodies, local_grid(), padded);
-  wall_temperature_ = to_device_view("cfd::wall_temperature", params_.bodies.wall_temperature);
+  walls_ = to_device_view("cfd::walls", params_.bodies.walls);
+  if (params_.bodies.moving() && params_.viscous())
+    wall_velocity_ = surface_velocity(params_.bodies, local_grid(), cut_, body_of_);
   weight_ = NodeView("cfd::redistribution_weight", padded[2], padded[1], padded[0]);
   divergence_ = padded_field("cfd::divergence", variables, n, ghost_);
   excess_ = padded_field("cfd::excess", variables, n, ghost_);
@@ -236,7 +287,7 @@ void CfdSolver::compute_cut_divergence() {
                  apz = cut_.aperture[2];
   const AreaView area = cut_.boundary;
   const NodeView distance = cut_.wall_distance;
-  const WallModel wall = make_wall_model(params_, wall_temperature_, body_of_);
+  const WallModel wall = make_wall_model(params_, walls_, body_of_, wall_velocity_);
   const int ax = active(0), ay = active(1), az = active(2);
   const GridGeometry& geo = params_.geometry;
   const real ihx = real(1.0 / geo.spacing(0)), ihy = real(1.0 / geo.spacing(1)),
@@ -263,9 +314,10 @@ void CfdSolver::compute_cut_divergence() {
                         ihz;
           }
           if (area(k, j, i, 3) > 0.0) {
-            real given[4];
+            real given[5];
             cell_wall_exchange(wall, w, area, distance, k, j, i, given);
-            for (int d = 0; d < 4; ++d) rhs[1 + d] += given[d] * inv_volume;
+            for (int d = 0; d < 3; ++d) rhs[1 + d] += given[d] * inv_volume;
+            rhs[4] += (given[3] + given[4]) * inv_volume;
           }
           for (int v = 0; v < variables; ++v) rhs[v] /= real(kappa);
         }
@@ -337,26 +389,25 @@ void CfdSolver::update_cut_stage(const kernels::SspStage& stage, double dt, bool
       });
 }
 
-// The momentum and heat the walls give the fluid per unit time,
-// (p_w n_b - tau_w . n_b) A and q_w A, summed over the owned cut cells (of one
-// body, or all) and all ranks: the force of the fluid on the bodies is minus
-// the momentum.
-std::array<double, 4> CfdSolver::wall_exchange(const Field& primitive, int body) {
+// The momentum, heat and work the walls give the fluid per unit time,
+// (p_w n_b - tau_w . n_b) A, q_w A and -u_w . tau_w . n_b A, summed over the owned cut cells (of
+// one body, or all) and all ranks: the force of the fluid on the bodies is minus the momentum.
+std::array<double, 5> CfdSolver::wall_exchange(const Field& primitive, int body) {
   const Field w = primitive;
   const auto owner = body_of_;
   const AreaView area = cut_.boundary;
   const NodeView distance = cut_.wall_distance;
-  const WallModel wall = make_wall_model(params_, wall_temperature_, body_of_);
-  const Sums<4> mine = sums_.sum_cells<4>(
+  const WallModel wall = make_wall_model(params_, walls_, body_of_, wall_velocity_);
+  const Sums<5> mine = sums_.sum_cells<5>(
       "cfd::wall_exchange", decomposition_.local_cells(), ghost_,
       KOKKOS_LAMBDA(int k, int j, int i, double* t) {
         if (!(area(k, j, i, 3) > 0.0) || (body >= 0 && owner(k, j, i) != body)) return;
-        real given[4];
+        real given[5];
         cell_wall_exchange(wall, w, area, distance, k, j, i, given);
-        for (int d = 0; d < 4; ++d) t[d] += given[d];
+        for (int d = 0; d < 5; ++d) t[d] += given[d];
       });
-  std::array<double, 4> total{0.0, 0.0, 0.0, 0.0};
-  MPI_Allreduce(mine.value, total.data(), 4, MPI_DOUBLE, MPI_SUM, decomposition_.comm());
+  std::array<double, 5> total{0.0, 0.0, 0.0, 0.0, 0.0};
+  MPI_Allreduce(mine.value, total.data(), 5, MPI_DOUBLE, MPI_SUM, decomposition_.comm());
   return total;
 }
 

@@ -91,10 +91,8 @@ ShapeNode read_shape(io::CaseFile& file, const std::string& section, std::vector
   return node;
 }
 
-// A body that contains no cell centre of the grid, or every one: refused,
-// named by the table that starts it (`sections[b]`).
-void check_placement(io::CaseFile& file, const BodyProgram& bodies, const GridGeometry& grid,
-                     const std::vector<std::string>& sections) {
+// The whole grid as one block without ghosts.
+LocalGrid whole_grid(const GridGeometry& grid) {
   LocalGrid local{};
   for (int a = 0; a < 3; ++a) {
     local.lo[a] = grid.lo[a];
@@ -102,6 +100,14 @@ void check_placement(io::CaseFile& file, const BodyProgram& bodies, const GridGe
     local.shift[a] = 0;
     local.cells[a] = grid.cells[a];
   }
+  return local;
+}
+
+// A body that contains no cell centre of the grid, or every one: refused,
+// named by the table that starts it (`sections[b]`).
+void check_placement(io::CaseFile& file, const BodyProgram& bodies, const GridGeometry& grid,
+                     const std::vector<std::string>& sections) {
+  const LocalGrid local = whole_grid(grid);
   const Int3 n = grid.cells;
   const auto nodes = to_device_view("cfd::body_nodes", bodies.nodes);
   const auto triangles = to_device_view("cfd::body_triangles", bodies.triangles);
@@ -128,6 +134,85 @@ void check_placement(io::CaseFile& file, const BodyProgram& bodies, const GridGe
   }
 }
 
+// The wall keys of a body's first table (docs/solvers/cfd.md §7).
+const char* const wall_keys[] = {"wall_temperature", "wall_velocity", "wall_angular_velocity"};
+
+kcfd::BodyWall read_wall(io::CaseFile& file, const std::string& section) {
+  kcfd::BodyWall wall;
+  wall.temperature = file.get<double>(section, "wall_temperature", 0.0, io::Bounds::positive());
+  const Real3 velocity = file.get<Real3>(section, "wall_velocity", {0.0, 0.0, 0.0});
+  const Real3 angular = file.get<Real3>(section, "wall_angular_velocity", {0.0, 0.0, 0.0});
+  const Real3 center = file.get<Real3>(section, "center", {0.0, 0.0, 0.0});
+  for (int d = 0; d < 3; ++d) {
+    wall.velocity[d] = velocity[d];
+    wall.angular_velocity[d] = angular[d];
+    wall.center[d] = center[d];
+  }
+  return wall;
+}
+
+// The largest |u_w . n| / |u_w| of body b's wall motion over the cell centres
+// within a cell of its surface (n from phi's central differences).
+double normal_motion(const BodyProgram& bodies, int b, const LocalGrid& local, const Int3& n) {
+  const auto nodes = to_device_view("cfd::motion_nodes", bodies.nodes);
+  const auto triangles = to_device_view("cfd::motion_triangles", bodies.triangles);
+  const int first = bodies.begin[b], count = bodies.end[b] - bodies.begin[b];
+  const kcfd::BodyWall wall = bodies.walls[b];
+  const double h = std::min({local.h[0], local.h[1], n[2] > 1 ? local.h[2] : 1e300});
+  double worst = 0.0;
+  Kokkos::parallel_reduce(
+      "cfd::normal_motion",
+      Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<3>>({0, 0, 0}, {n[2], n[1], n[0]}),
+      KOKKOS_LAMBDA(int k, int j, int i, double& m) {
+        double x[3];
+        local.center(k, j, i, x);
+        const ShapeNode* program = nodes.data() + first;
+        const double phi = kcfd::body_phi(program, count, triangles.data(), x);
+        if (!(cb::math::fabs(phi) < h)) return;
+        double grad[3], norm = 0.0;
+        for (int d = 0; d < 3; ++d) {
+          double up[3] = {x[0], x[1], x[2]}, down[3] = {x[0], x[1], x[2]};
+          up[d] += 1e-3 * h;
+          down[d] -= 1e-3 * h;
+          grad[d] = kcfd::body_phi(program, count, triangles.data(), up) -
+                    kcfd::body_phi(program, count, triangles.data(), down);
+          norm += grad[d] * grad[d];
+        }
+        double u[3], along = 0.0, speed = 0.0;
+        kcfd::rigid_wall_velocity(wall, x, u);
+        for (int d = 0; d < 3; ++d) along += u[d] * grad[d], speed += u[d] * u[d];
+        if (norm > 0.0 && speed > 0.0)
+          m = cb::math::max(m, cb::math::fabs(along) / cb::math::sqrt(norm * speed));
+      },
+      Kokkos::Max<double>(worst));
+  return worst;
+}
+
+// A moving wall may only move along itself: refused, naming the body's first
+// table, where its motion crosses the surface by more than a tenth of its speed.
+void check_wall_motion(io::CaseFile& file, const BodyProgram& bodies, const LocalGrid& local,
+                       const Int3& n, const std::vector<std::string>& sections) {
+  for (std::size_t b = 0; b < bodies.names.size(); ++b) {
+    bool moves = false;
+    for (int d = 0; d < 3; ++d)
+      moves =
+          moves || bodies.walls[b].velocity[d] != 0.0 || bodies.walls[b].angular_velocity[d] != 0.0;
+    if (!moves) continue;
+    const double worst = normal_motion(bodies, static_cast<int>(b), local, n);
+    if (worst > 0.1) {
+      char text[64];
+      std::snprintf(text, sizeof text, "%.2g", worst);
+      const std::string key = file.has(sections[b], "wall_angular_velocity")
+                                  ? "wall_angular_velocity"
+                                  : "wall_velocity";
+      file.fail(sections[b], key,
+                "[[geometry]] body '" + bodies.names[b] + "': its wall would move across its " +
+                    "surface (up to " + text + " of its speed); a body stays where it is, so " +
+                    "its wall may only move along itself");
+    }
+  }
+}
+
 }  // namespace
 
 BodyProgram read_geometry(io::CaseFile& file, const GridGeometry& grid) {
@@ -135,10 +220,10 @@ BodyProgram read_geometry(io::CaseFile& file, const GridGeometry& grid) {
   std::vector<ShapeNode> body;
   std::vector<double> triangles;
   std::string name;
-  double wall_temperature = 0.0;
+  kcfd::BodyWall wall;
   std::vector<std::string> first_tables;  // the table that starts each body
   const auto flush = [&] {
-    if (!body.empty()) bodies.add(name, body, triangles, wall_temperature);
+    if (!body.empty()) bodies.add(name, body, triangles, wall);
     body.clear();
     triangles.clear();
   };
@@ -157,13 +242,15 @@ BodyProgram read_geometry(io::CaseFile& file, const GridGeometry& grid) {
       first_tables.push_back(section);
       name =
           file.get<std::string>(section, "name", "body " + std::to_string(bodies.names.size() + 1));
-      wall_temperature = file.get<double>(section, "wall_temperature", 0.0, io::Bounds::positive());
+      wall = read_wall(file, section);
     } else {
       file.allow(section, "name");
-      if (file.has(section, "wall_temperature"))
-        file.fail(section, "wall_temperature",
-                  "[[geometry]] wall_temperature belongs on a body's first table (combine = "
-                  "\"new\"): a body has one wall");
+      for (const char* key : wall_keys)
+        if (file.has(section, key))
+          file.fail(section, key,
+                    std::string("[[geometry]] ") + key +
+                        " belongs on a body's first table (combine = \"new\"): a body has one "
+                        "wall");
     }
     node.first = static_cast<int>(triangles.size() / 9);
     triangles.insert(triangles.end(), surface.begin(), surface.end());
@@ -178,20 +265,15 @@ BodyProgram read_geometry(io::CaseFile& file, const GridGeometry& grid) {
   }
   flush();
   if (!bodies.empty()) check_placement(file, bodies, grid, first_tables);
+  if (bodies.moving()) check_wall_motion(file, bodies, whole_grid(grid), grid.cells, first_tables);
   return bodies;
 }
 
 std::vector<std::string> describe_geometry(const BodyProgram& bodies, const GridGeometry& grid) {
   if (bodies.empty()) return {};
-  LocalGrid local{};
+  const LocalGrid local = whole_grid(grid);
   double domain = 1.0;
-  for (int a = 0; a < 3; ++a) {
-    local.lo[a] = grid.lo[a];
-    local.h[a] = grid.spacing(a);
-    local.shift[a] = 0;
-    local.cells[a] = grid.cells[a];
-    domain *= grid.hi[a] - grid.lo[a];
-  }
+  for (int a = 0; a < 3; ++a) domain *= grid.hi[a] - grid.lo[a];
   const CutCells cut = make_cut_cells(bodies, local, grid.cells);
   const GeometryStats s = geometry_stats(cut, local, grid.cells, {0, 0, 0}, MPI_COMM_SELF);
   std::string names;

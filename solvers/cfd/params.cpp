@@ -318,12 +318,18 @@ void refuse_with_bodies(io::CaseFile& file, const Params& p) {
   if (p.finite_difference) file.fail("cfd", "finite_difference", "[cfd] finite_difference" + with);
   if (p.reconstruction == kernels::cfd::Reconstruction::weno5)
     file.fail("cfd", "reconstruction", "[cfd] reconstruction = \"weno5\"" + with);
+}
+
+// Slip walls (no [viscosity] law) have no wall conditions: refused, naming the table and key.
+void refuse_slip_wall_conditions(io::CaseFile& file, const Params& p) {
   for (std::size_t t = 1; !p.viscous() && t <= file.tables("geometry"); ++t) {
     const std::string section = "geometry[" + std::to_string(t) + "]";
-    if (file.has(section, "wall_temperature"))
-      file.fail(section, "wall_temperature",
-                "[[geometry]] wall_temperature needs no-slip walls: a [viscosity] law (slip "
-                "walls pass no heat)");
+    for (const char* key : {"wall_temperature", "wall_velocity", "wall_angular_velocity"})
+      if (file.has(section, key))
+        file.fail(section, key,
+                  std::string("[[geometry]] ") + key +
+                      " needs no-slip walls: a [viscosity] law (slip walls pass no heat and "
+                      "no shear)");
   }
 }
 
@@ -413,6 +419,7 @@ Params read_params(io::CaseFile& file) {
   read_initial(file, p);
   read_viscosity(file, p);
   read_boundaries(file, p, d);
+  refuse_slip_wall_conditions(file, p);
   p.bodies = read_geometry(file, p.geometry);
   if (!p.bodies.empty()) refuse_with_bodies(file, p);
   p.forces = read_forces(file, p);

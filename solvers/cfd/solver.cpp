@@ -221,15 +221,15 @@ void CfdSolver::step(double time, double dt, PhaseTimer& timer) {
   Kokkos::deep_copy(fallback_faces_, 0LL);
   const kernels::SspScheme scheme = kernels::ssp_scheme(params_.integrator);
   double stage_time = 0.0;
-  std::array<double, 4> given{0.0, 0.0, 0.0, 0.0};  // momentum and heat from the walls
+  std::array<double, 5> given{0.0, 0.0, 0.0, 0.0, 0.0};  // momentum, heat, work of the walls
   for (int s = 0; s < scheme.stages; ++s) {
     fill_ghosts(state_, time + stage_time * dt, timer);
     compute_primitives(state_);
     compute_fluxes();
     if (has_bodies()) {
-      // The walls' share of this stage's momentum and heat, weighted as the update is.
-      const std::array<double, 4> rate = wall_exchange(primitive_);
-      for (int d = 0; d < 4; ++d)
+      // The walls' share of this stage's momentum, heat and work, weighted as the update is.
+      const std::array<double, 5> rate = wall_exchange(primitive_);
+      for (int d = 0; d < 5; ++d)
         given[d] = scheme.stage[s].a1 * given[d] + scheme.stage[s].b * dt * rate[d];
       compute_cut_divergence();
       compute_excess();
@@ -241,6 +241,7 @@ void CfdSolver::step(double time, double dt, PhaseTimer& timer) {
   }
   for (int d = 0; d < 3; ++d) wall_impulse_[d] += given[d];
   wall_heat_ += given[3];
+  wall_work_ += given[4];
 }
 
 // The halo exchange fills rank and periodic ghosts on every axis; then the
@@ -257,19 +258,22 @@ void CfdSolver::fill_ghosts(const Field& state, double time, PhaseTimer& timer) 
 }
 
 // Primitive variables of every padded cell (ghosts filled), for the fluxes.
-// Viscous flow around bodies: covered cells take the no-slip wall's velocity,
-// 0, for the tangential derivatives of the faces beside them.
+// Viscous flow around bodies: covered cells take the no-slip wall's velocity
+// (0, or a moving wall's) for the tangential derivatives of the faces beside them.
 void CfdSolver::compute_primitives(const Field& state) {
   const Field s = state, w = primitive_;
   const real gamma = real(params_.gamma);
   const bool no_slip = has_bodies() && params_.viscous();
+  const bool moving = no_slip && params_.bodies.moving();
   const NodeView fraction = cut_.volume;
+  const AreaView wall_velocity = wall_velocity_;
   const CellPolicy all({0, 0, 0}, {int(s.extent(1)), int(s.extent(2)), int(s.extent(3))});
   Kokkos::parallel_for(
       "cfd::primitives", all, KOKKOS_LAMBDA(int k, int j, int i) {
         using namespace kernels::cfd;
         Primitive p = to_primitive(load_conserved(s, k, j, i), gamma);
-        if (no_slip && fraction(k, j, i) == 0.0) p.vel[0] = p.vel[1] = p.vel[2] = real(0);
+        if (no_slip && fraction(k, j, i) == 0.0)
+          for (int d = 0; d < 3; ++d) p.vel[d] = moving ? real(wall_velocity(k, j, i, d)) : real(0);
         store_primitive(w, k, j, i, p);
       });
 }

@@ -61,14 +61,15 @@ class CfdSolver : public GridSolver {
   void compute_cut_divergence();
   void compute_excess();
   void update_cut_stage(const kernels::SspStage& stage, double dt, bool first_stage);
-  // The momentum and heat per unit time the walls of body `body` (all: -1)
-  // give the fluid (solvers/cfd/embedded.cpp).
-  std::array<double, 4> wall_exchange(const Field& primitive, int body = -1);
+  // The momentum, heat and work per unit time the walls of body `body`
+  // (all: -1) give the fluid (solvers/cfd/embedded.cpp).
+  std::array<double, 5> wall_exchange(const Field& primitive, int body = -1);
   void append_forces(std::vector<Diagnostic>& out, double time, double pressure_difference);
   // The momentum the body walls gave the fluid since the start: the time
   // integral of the pressure force, stage-weighted as the RK update is.
   const std::array<double, 3>& wall_impulse() const { return wall_impulse_; }
   double wall_heat() const { return wall_heat_; }  // the heat they gave, likewise
+  double wall_work() const { return wall_work_; }  // the work moving walls did
   bool has_bodies() const { return !params_.bodies.empty(); }
 
  private:
@@ -94,9 +95,10 @@ class CfdSolver : public GridSolver {
   NodeView weight_;   // fluid fraction; 0 also in ghosts beyond a physical boundary
   Field divergence_;  // conservative update -div F / kappa of each fluid cell
   Field excess_;      // per cut cell: redistributed mass / neighbours' fractions
-  Kokkos::View<double*, MemSpace> wall_temperature_;  // per body: > 0 isothermal
+  Kokkos::View<kernels::cfd::BodyWall*, MemSpace> walls_;  // per body
+  AreaView wall_velocity_;  // moving walls: per cut and covered cell (embedded.cpp)
   std::array<double, 3> wall_impulse_{0.0, 0.0, 0.0};
-  double wall_heat_ = 0.0;
+  double wall_heat_ = 0.0, wall_work_ = 0.0;
   ProbeCell pressure_probe_[2];             // [probes] pressure_from, pressure_to
   std::vector<ForceSample> force_history_;  // C_D, C_L at each diagnostics time (this process)
   OrderedSum sums_;                         // diagnostics, the same on every thread count

@@ -127,7 +127,8 @@ std::vector<Diagnostic> CfdSolver::diagnostics(double time) {
   return out;
 }
 
-// The force on the bodies, -sum (p_w n_b - tau_w . n_b) A (n_b into the fluid), with an
+// The force on the bodies, -sum (p_w n_b - tau_w . n_b) A (n_b into the fluid), its moment
+// about [forces] moment_center, with an
 // isothermal wall the heat the walls give the fluid, sum q_w A, with a moving one
 // their work, and with
 // [forces] its drag and lift coefficients F . e / (rho U^2 A / 2); per body too with two or
@@ -138,16 +139,19 @@ void CfdSolver::append_forces(std::vector<Diagnostic>& out, double time,
   const ForceReference& ref = params_.forces;
   // Appends the force on the wall's fluid and, with a reference area, C_D and C_L (returned).
   const bool isothermal = params_.bodies.isothermal(), moving = params_.bodies.moving();
-  auto append = [&](const std::array<double, 5>& wall, const std::string& suffix) {
+  auto append = [&](const WallExchange& wall, const std::string& suffix) {
     const char* axes[3] = {"x", "y", "z"};
-    for (int d = 0; d < 3; ++d) out.push_back({std::string("force_") + axes[d] + suffix, -wall[d]});
-    if (isothermal) out.push_back({"wall_heat" + suffix, wall[3]});
-    if (moving) out.push_back({"wall_power" + suffix, wall[4]});
+    for (int d = 0; d < 3; ++d)
+      out.push_back({std::string("force_") + axes[d] + suffix, -wall.momentum[d]});
+    for (int d = 0; d < 3; ++d)
+      out.push_back({std::string("moment_") + axes[d] + suffix, -wall.moment[d]});
+    if (isothermal) out.push_back({"wall_heat" + suffix, wall.heat});
+    if (moving) out.push_back({"wall_power" + suffix, wall.work});
     if (ref.area == 0.0) return ForceSample{time, 0.0, 0.0};
     double drag = 0.0, lift = 0.0;
     for (int d = 0; d < 3; ++d) {
-      drag -= wall[d] * ref.drag[d];
-      lift -= wall[d] * ref.lift[d];
+      drag -= wall.momentum[d] * ref.drag[d];
+      lift -= wall.momentum[d] * ref.lift[d];
     }
     const ForceSample coefficients{time, drag / ref.dynamic_pressure_area(),
                                    lift / ref.dynamic_pressure_area()};
@@ -155,14 +159,14 @@ void CfdSolver::append_forces(std::vector<Diagnostic>& out, double time,
     out.push_back({"cl" + suffix, coefficients.lift});
     return coefficients;
   };
-  ForceSample total = append(wall_exchange(primitive_), "");
+  ForceSample total = append(wall_exchange(primitive_, -1, ref.moment_center), "");
   total.probed = params_.probes.enabled;
   total.pressure_difference = pressure_difference;
   if (ref.area > 0.0 && (force_history_.empty() || time > force_history_.back().time))
     force_history_.push_back(total);
   const int bodies_count = static_cast<int>(params_.bodies.names.size());
   for (int b = 0; bodies_count > 1 && b < bodies_count; ++b)
-    append(wall_exchange(primitive_, b), "_" + std::to_string(b + 1));
+    append(wall_exchange(primitive_, b, ref.moment_center), "_" + std::to_string(b + 1));
 }
 
 // The Strouhal number, lift amplitude and mean drag from the force

@@ -209,19 +209,42 @@ KOKKOS_INLINE_FUNCTION void cell_wall_exchange(const WallModel& m, const Field& 
   out[4] = work * real(a);
 }
 
-// Per cell, the velocity of the wall of its body (moving bodies only): in a
-// cut cell the rigid motion at the surface point nearest its centre,
-// x - phi n_b, less its part along n_b (the body stays where it is); in a
-// covered cell the rigid motion at its centre (for the faces beside it).
-AreaView surface_velocity(const BodyProgram& bodies, const LocalGrid& grid, const CutCells& cut,
-                          const Kokkos::View<int***, Kokkos::LayoutRight, MemSpace>& owner) {
-  const NodeView volume = cut.volume;
+// Per cut cell, the surface point nearest its centre, x - phi n_b (phi of
+// its body); 0 in other cells.
+AreaView surface_points(const BodyProgram& bodies, const LocalGrid& grid, const CutCells& cut,
+                        const Kokkos::View<int***, Kokkos::LayoutRight, MemSpace>& owner) {
   const AreaView area = cut.boundary;
-  AreaView velocity("cfd::wall_velocity", volume.extent(0), volume.extent(1), volume.extent(2), 3);
+  AreaView point("cfd::wall_point", area.extent(0), area.extent(1), area.extent(2), 3);
   const auto nodes = to_device_view("cfd::wall_nodes", bodies.nodes);
   const auto triangles = to_device_view("cfd::wall_triangles", bodies.triangles);
   const auto begin = to_device_view("cfd::wall_begin", bodies.begin);
   const auto end = to_device_view("cfd::wall_end", bodies.end);
+  Kokkos::parallel_for(
+      "cfd::wall_point",
+      CellPolicy({0, 0, 0}, {int(area.extent(0)), int(area.extent(1)), int(area.extent(2))}),
+      KOKKOS_LAMBDA(int k, int j, int i) {
+        if (!(area(k, j, i, 3) > 0.0)) return;
+        const int b = owner(k, j, i);
+        double x[3];
+        grid.center(k, j, i, x);
+        const double phi =
+            kernels::cfd::body_phi(nodes.data() + begin(b), end(b) - begin(b), triangles.data(), x);
+        for (int d = 0; d < 3; ++d)
+          point(k, j, i, d) = x[d] - phi * area(k, j, i, d) / area(k, j, i, 3);
+      });
+  return point;
+}
+
+// Per cell, the velocity of the wall of its body (moving bodies only): in a
+// cut cell the rigid motion at its surface point less its part along n_b
+// (the body stays where it is); in a covered cell the rigid motion at its
+// centre (for the faces beside it).
+AreaView surface_velocity(const BodyProgram& bodies, const LocalGrid& grid, const CutCells& cut,
+                          const Kokkos::View<int***, Kokkos::LayoutRight, MemSpace>& owner,
+                          const AreaView& point) {
+  const NodeView volume = cut.volume;
+  const AreaView area = cut.boundary;
+  AreaView velocity("cfd::wall_velocity", volume.extent(0), volume.extent(1), volume.extent(2), 3);
   const auto walls = to_device_view("cfd::walls", bodies.walls);
   Kokkos::parallel_for(
       "cfd::wall_velocity",
@@ -229,16 +252,11 @@ AreaView surface_velocity(const BodyProgram& bodies, const LocalGrid& grid, cons
       KOKKOS_LAMBDA(int k, int j, int i) {
         const bool cut_cell = area(k, j, i, 3) > 0.0;
         if (volume(k, j, i) > 0.0 && !cut_cell) return;
-        const int b = owner(k, j, i);
         double x[3], n[3] = {0, 0, 0}, u[3], normal = 0.0;
         grid.center(k, j, i, x);
-        if (cut_cell) {
-          const double phi = kernels::cfd::body_phi(nodes.data() + begin(b), end(b) - begin(b),
-                                                    triangles.data(), x);
-          for (int d = 0; d < 3; ++d)
-            n[d] = area(k, j, i, d) / area(k, j, i, 3), x[d] -= phi * n[d];
-        }
-        kernels::cfd::rigid_wall_velocity(walls(b), x, u);
+        for (int d = 0; d < 3 && cut_cell; ++d)
+          n[d] = area(k, j, i, d) / area(k, j, i, 3), x[d] = point(k, j, i, d);
+        kernels::cfd::rigid_wall_velocity(walls(owner(k, j, i)), x, u);
         for (int d = 0; d < 3; ++d) normal += u[d] * n[d];
         for (int d = 0; d < 3; ++d) velocity(k, j, i, d) = u[d] - normal * n[d];
       });
@@ -258,8 +276,9 @@ void CfdSolver::setup_bodies() {
                         {periodic[0] ? 1 : 0, periodic[1] ? 1 : 0, periodic[2] ? 1 : 0});
   body_of_ = nearest_body(params_.bodies, local_grid(), padded);
   walls_ = to_device_view("cfd::walls", params_.bodies.walls);
+  wall_point_ = surface_points(params_.bodies, local_grid(), cut_, body_of_);
   if (params_.bodies.moving() && params_.viscous())
-    wall_velocity_ = surface_velocity(params_.bodies, local_grid(), cut_, body_of_);
+    wall_velocity_ = surface_velocity(params_.bodies, local_grid(), cut_, body_of_, wall_point_);
   weight_ = NodeView("cfd::redistribution_weight", padded[2], padded[1], padded[0]);
   divergence_ = padded_field("cfd::divergence", variables, n, ghost_);
   excess_ = padded_field("cfd::excess", variables, n, ghost_);
@@ -390,25 +409,37 @@ void CfdSolver::update_cut_stage(const kernels::SspStage& stage, double dt, bool
 }
 
 // The momentum, heat and work the walls give the fluid per unit time,
-// (p_w n_b - tau_w . n_b) A, q_w A and -u_w . tau_w . n_b A, summed over the owned cut cells (of
-// one body, or all) and all ranks: the force of the fluid on the bodies is minus the momentum.
-std::array<double, 5> CfdSolver::wall_exchange(const Field& primitive, int body) {
+// (p_w n_b - tau_w . n_b) A, q_w A and -u_w . tau_w . n_b A, and the moment of
+// the momentum about `center` (at the cut cells' surface points), summed over
+// the owned cut cells (of one body, or all) and all ranks: the force and
+// moment of the fluid on the bodies are minus the momentum and its moment.
+WallExchange CfdSolver::wall_exchange(const Field& primitive, int body, const Real3& center) {
   const Field w = primitive;
   const auto owner = body_of_;
-  const AreaView area = cut_.boundary;
+  const AreaView area = cut_.boundary, point = wall_point_;
   const NodeView distance = cut_.wall_distance;
   const WallModel wall = make_wall_model(params_, walls_, body_of_, wall_velocity_);
-  const Sums<5> mine = sums_.sum_cells<5>(
+  const double c[3] = {center[0], center[1], center[2]};
+  const Sums<8> mine = sums_.sum_cells<8>(
       "cfd::wall_exchange", decomposition_.local_cells(), ghost_,
       KOKKOS_LAMBDA(int k, int j, int i, double* t) {
         if (!(area(k, j, i, 3) > 0.0) || (body >= 0 && owner(k, j, i) != body)) return;
         real given[5];
         cell_wall_exchange(wall, w, area, distance, k, j, i, given);
         for (int d = 0; d < 5; ++d) t[d] += given[d];
+        const double r[3] = {point(k, j, i, 0) - c[0], point(k, j, i, 1) - c[1],
+                             point(k, j, i, 2) - c[2]};
+        t[5] += r[1] * given[2] - r[2] * given[1];
+        t[6] += r[2] * given[0] - r[0] * given[2];
+        t[7] += r[0] * given[1] - r[1] * given[0];
       });
-  std::array<double, 5> total{0.0, 0.0, 0.0, 0.0, 0.0};
-  MPI_Allreduce(mine.value, total.data(), 5, MPI_DOUBLE, MPI_SUM, decomposition_.comm());
-  return total;
+  double total[8];
+  MPI_Allreduce(mine.value, total, 8, MPI_DOUBLE, MPI_SUM, decomposition_.comm());
+  WallExchange x;
+  for (int d = 0; d < 3; ++d) x.momentum[d] = total[d], x.moment[d] = total[5 + d];
+  x.heat = total[3];
+  x.work = total[4];
+  return x;
 }
 
 }  // namespace cb::cfd

@@ -340,12 +340,14 @@ Real3 unit(io::CaseFile& file, const char* key, const Real3& v) {
 }
 
 // [forces] (with bodies): reference area, density and speed of the force coefficients, and
-// the drag and lift directions. The uniform case's stream gives the density, the speed and the
-// drag direction by default; lift defaults to z x drag (the 2-D convention).
+// the drag and lift directions, and the centre of the moments (default: the first body's first
+// table's `center`). The uniform case's stream gives the density, the speed and the drag
+// direction by default; lift defaults to z x drag (the 2-D convention).
 ForceReference read_forces(io::CaseFile& file, const Params& p) {
   ForceReference f;
   const char* keys[] = {"reference_area",   "reference_density", "reference_speed",
-                        "reference_length", "drag_direction",    "lift_direction"};
+                        "reference_length", "drag_direction",    "lift_direction",
+                        "moment_center"};
   if (p.bodies.empty()) {
     for (const char* key : keys)
       if (file.has("forces", key))
@@ -355,10 +357,14 @@ ForceReference read_forces(io::CaseFile& file, const Params& p) {
   const bool stream = p.kind == Case::uniform;
   const double* u = p.setup.uniform;
   const double speed = stream ? std::sqrt(u[1] * u[1] + u[2] * u[2] + u[3] * u[3]) : 0.0;
+  const double* first_center = p.bodies.walls.front().center;
+  f.moment_center = file.get<Real3>("forces", "moment_center",
+                                    {first_center[0], first_center[1], first_center[2]});
   f.area = file.get<double>("forces", "reference_area", 0.0, io::Bounds::non_negative());
   if (f.area == 0.0) {
     for (const char* key : keys)
-      if (file.has("forces", key) && std::string(key) != "reference_area")
+      if (file.has("forces", key) && std::string(key) != "reference_area" &&
+          std::string(key) != "moment_center")
         file.fail("forces", key, std::string("[forces] ") + key + " needs reference_area > 0");
     return f;
   }
@@ -443,10 +449,13 @@ double field_bytes(const Params& params, int ranks) {
   double vars = kernels::cfd::variables * (3.0 + axes + 1.0);
   if (params.fourth_order) vars += kernels::cfd::variables * 4.0 + 1.0;
   // bodies: the conservative update and the redistributed mass (5 + 5); the
-  // fraction, 3 apertures, A n_b and |A|, the redistribution weight (9
-  // doubles), the body index (4 B) and phi at the 2^3 refined nodes per cell
+  // fraction, 3 apertures, A n_b and |A|, the redistribution weight, the
+  // surface point (12 doubles; moving walls 3 more), the body index (4 B) and phi
+  // at the 2^3 refined nodes per cell
   if (!params.bodies.empty())
-    vars += 2.0 * kernels::cfd::variables + (9.0 + 0.5 + 8.0) * sizeof(double) / sizeof(real);
+    vars +=
+        2.0 * kernels::cfd::variables +
+        (12.0 + (params.bodies.moving() ? 3.0 : 0.0) + 0.5 + 8.0) * sizeof(double) / sizeof(real);
   return vars * padded_global_cells(params.geometry, params.halo()) * sizeof(real) / ranks;
 }
 

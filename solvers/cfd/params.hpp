@@ -52,6 +52,7 @@ struct ForceReference {
   double area = 0.0, density = 1.0, speed = 1.0;
   double length = 0.0;                             // of the Strouhal number (0: none)
   Real3 drag{1.0, 0.0, 0.0}, lift{0.0, 1.0, 0.0};  // unit vectors
+  Real3 moment_center{0.0, 0.0, 0.0};              // of the moments
   double dynamic_pressure_area() const { return 0.5 * density * speed * speed * area; }
 };
 

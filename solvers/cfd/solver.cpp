@@ -228,7 +228,8 @@ void CfdSolver::step(double time, double dt, PhaseTimer& timer) {
     compute_fluxes();
     if (has_bodies()) {
       // The walls' share of this stage's momentum, heat and work, weighted as the update is.
-      const std::array<double, 5> rate = wall_exchange(primitive_);
+      const WallExchange x = wall_exchange(primitive_);
+      const double rate[5] = {x.momentum[0], x.momentum[1], x.momentum[2], x.heat, x.work};
       for (int d = 0; d < 5; ++d)
         given[d] = scheme.stage[s].a1 * given[d] + scheme.stage[s].b * dt * rate[d];
       compute_cut_divergence();

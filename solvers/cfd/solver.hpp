@@ -22,6 +22,11 @@ namespace cb::cfd {
 
 using Counter = Kokkos::View<long long, MemSpace>;
 
+// What the walls give the fluid per unit time (CfdSolver::wall_exchange).
+struct WallExchange {
+  double momentum[3] = {0, 0, 0}, heat = 0, work = 0, moment[3] = {0, 0, 0};
+};
+
 class CfdSolver : public GridSolver {
  public:
   CfdSolver(const Params& params, const Decomposition& decomposition,
@@ -62,8 +67,9 @@ class CfdSolver : public GridSolver {
   void compute_excess();
   void update_cut_stage(const kernels::SspStage& stage, double dt, bool first_stage);
   // The momentum, heat and work per unit time the walls of body `body`
-  // (all: -1) give the fluid (solvers/cfd/embedded.cpp).
-  std::array<double, 5> wall_exchange(const Field& primitive, int body = -1);
+  // (all: -1) give the fluid, and the momentum's moment about `center`
+  // (solvers/cfd/embedded.cpp).
+  WallExchange wall_exchange(const Field& primitive, int body = -1, const Real3& center = {});
   void append_forces(std::vector<Diagnostic>& out, double time, double pressure_difference);
   // The momentum the body walls gave the fluid since the start: the time
   // integral of the pressure force, stage-weighted as the RK update is.
@@ -96,6 +102,7 @@ class CfdSolver : public GridSolver {
   Field divergence_;  // conservative update -div F / kappa of each fluid cell
   Field excess_;      // per cut cell: redistributed mass / neighbours' fractions
   Kokkos::View<kernels::cfd::BodyWall*, MemSpace> walls_;  // per body
+  AreaView wall_point_;     // per cut cell: the surface point nearest its centre
   AreaView wall_velocity_;  // moving walls: per cut and covered cell (embedded.cpp)
   std::array<double, 3> wall_impulse_{0.0, 0.0, 0.0};
   double wall_heat_ = 0.0, wall_work_ = 0.0;

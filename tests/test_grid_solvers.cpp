@@ -235,7 +235,13 @@ std::vector<RestartRow> restart_rows(const std::string& solver) {
   return {{"dmr", grid_case("cfd", "double_mach", "[40, 10, 1]", "steps = 12"), 6, rank_pairs},
           {"cavity", grid_case("cfd", "cavity", "[16, 16, 1]", "steps = 12"), 6, rank_pairs},
           {"cylinder", grid_case("cfd", "isentropic_vortex", "[24, 24, 1]", "steps = 12", cylinder),
-           6, rank_pairs}};
+           6, rank_pairs},
+          // no-slip: the first cylinder spinning, the second isothermal
+          {"cylinder_ns",
+           grid_case("cfd", "isentropic_vortex", "[24, 24, 1]", "steps = 12",
+                     viscous + spinning_cylinders + hot_wall),
+           6,
+           {{2, 2}, {4, 1}}}};
 }
 
 void check_solver(const std::string& solver, const std::vector<InvarianceRow>& invariance) {

@@ -98,24 +98,49 @@ KOKKOS_INLINE_FUNCTION bool connected(const Apertures& ap, int k, int j, int i, 
   return false;
 }
 
-// The fraction-weighted mean of DC over the connected cells of the block around
-// (k, j, i), the cell included (v: the variable), and the fractions of the others.
+// Which cells of the block exchange redistributed mass: any two joined
+// cells (connected) of which one is large (kappa >= large_fraction); two
+// small ones only where one of them is joined to no large cell (a gap or an
+// edge thinner than the block). On a wall cut into a chain of small cells,
+// a small cell's excess, mostly its own relaxation (wall stress, viscous
+// faces), pushed the small cells beside it the other way, and at 128 cells
+// per unit on a concave wall an odd-even mode of the viscous operator along
+// the chain grew at any time step (docs/solvers/cfd.md §7).
+constexpr double large_fraction = 0.25;
+
+struct Partners {
+  NodeView weight;
+  Field anchored;  // 1: large, or joined to a large cell
+  Apertures ap;
+
+  // Whether (k, j, i) and the cell at offset (a, b, c) from it exchange mass.
+  KOKKOS_INLINE_FUNCTION bool exchange(int k, int j, int i, int a, int b, int c) const {
+    const double w = weight(k + c, j + b, i + a);
+    if (w == 0.0) return false;
+    const bool either_large = weight(k, j, i) >= large_fraction || w >= large_fraction;
+    const bool either_alone =
+        anchored(0, k, j, i) == real(0) || anchored(0, k + c, j + b, i + a) == real(0);
+    return (either_large || either_alone) && connected(ap, k, j, i, a, b, c);
+  }
+};
+
+// The fraction-weighted mean of DC over the partners of (k, j, i) in the block
+// around it, the cell included (v: the variable), and the partners' fractions.
 struct Neighbourhood {
   real mean[variables];
   double others;
 };
 
-KOKKOS_INLINE_FUNCTION Neighbourhood neighbourhood(const Field& dc, const NodeView& weight,
-                                                   const Apertures& ap, const Reach& r, int k,
-                                                   int j, int i) {
+KOKKOS_INLINE_FUNCTION Neighbourhood neighbourhood(const Field& dc, const Partners& partners,
+                                                   const Reach& r, int k, int j, int i) {
   Neighbourhood n{{0, 0, 0, 0, 0}, 0.0};
   double total = 0.0;
   for (int c = -r.z; c <= r.z; ++c)
     for (int b = -r.y; b <= r.y; ++b)
       for (int a = -r.x; a <= r.x; ++a) {
-        const double w = weight(k + c, j + b, i + a);
+        const double w = partners.weight(k + c, j + b, i + a);
         if (w == 0.0) continue;
-        if ((a != 0 || b != 0 || c != 0) && !connected(ap, k, j, i, a, b, c)) continue;
+        if ((a != 0 || b != 0 || c != 0) && !partners.exchange(k, j, i, a, b, c)) continue;
         total += w;
         if (a != 0 || b != 0 || c != 0) n.others += w;
         for (int v = 0; v < variables; ++v) n.mean[v] += real(w) * dc(v, k + c, j + b, i + a);
@@ -239,13 +264,13 @@ AreaView surface_points(const BodyProgram& bodies, const LocalGrid& grid, const 
 // cut cell the rigid motion at its surface point less its part along n_b
 // (the body stays where it is); in a covered cell the rigid motion at its
 // centre (for the faces beside it).
-AreaView surface_velocity(const BodyProgram& bodies, const LocalGrid& grid, const CutCells& cut,
+AreaView surface_velocity(const Kokkos::View<kernels::cfd::BodyWall*, MemSpace>& walls,
+                          const LocalGrid& grid, const CutCells& cut,
                           const Kokkos::View<int***, Kokkos::LayoutRight, MemSpace>& owner,
                           const AreaView& point) {
   const NodeView volume = cut.volume;
   const AreaView area = cut.boundary;
   AreaView velocity("cfd::wall_velocity", volume.extent(0), volume.extent(1), volume.extent(2), 3);
-  const auto walls = to_device_view("cfd::walls", bodies.walls);
   Kokkos::parallel_for(
       "cfd::wall_velocity",
       CellPolicy({0, 0, 0}, {int(volume.extent(0)), int(volume.extent(1)), int(volume.extent(2))}),
@@ -278,7 +303,7 @@ void CfdSolver::setup_bodies() {
   walls_ = to_device_view("cfd::walls", params_.bodies.walls);
   wall_point_ = surface_points(params_.bodies, local_grid(), cut_, body_of_);
   if (params_.bodies.moving() && params_.viscous())
-    wall_velocity_ = surface_velocity(params_.bodies, local_grid(), cut_, body_of_, wall_point_);
+    wall_velocity_ = surface_velocity(walls_, local_grid(), cut_, body_of_, wall_point_);
   weight_ = NodeView("cfd::redistribution_weight", padded[2], padded[1], padded[0]);
   divergence_ = padded_field("cfd::divergence", variables, n, ghost_);
   excess_ = padded_field("cfd::excess", variables, n, ghost_);
@@ -296,6 +321,30 @@ void CfdSolver::setup_bodies() {
         const bool inside = i >= lx && i < hx && j >= ly && j < hy && k >= lz && k < hz;
         weight(k, j, i) = inside ? volume(k, j, i) : 0.0;
       });
+  anchored_ = padded_field("cfd::anchored", 1, n, ghost_);
+  find_anchored_cells();
+}
+
+// A fluid cell is anchored when it is large or joined to a large cell of
+// the block around it; computed on the owned cells, the ghosts then take
+// their owners' values (any rank layout gives the same).
+void CfdSolver::find_anchored_cells() {
+  const NodeView weight = weight_;
+  const Field anchored = anchored_;
+  const Apertures ap{cut_.aperture[0], cut_.aperture[1], cut_.aperture[2]};
+  const Reach r{active(0), active(1), active(2)};
+  Kokkos::parallel_for(
+      "cfd::anchored", owned_cells(decomposition_.local_cells(), ghost_),
+      KOKKOS_LAMBDA(int k, int j, int i) {
+        bool joined = weight(k, j, i) >= large_fraction;
+        for (int c = -r.z; c <= r.z; ++c)
+          for (int b = -r.y; b <= r.y; ++b)
+            for (int a = -r.x; a <= r.x; ++a)
+              joined = joined || (weight(k + c, j + b, i + a) >= large_fraction &&
+                                  connected(ap, k, j, i, a, b, c));
+        anchored(0, k, j, i) = joined && weight(k, j, i) > 0.0 ? real(1) : real(0);
+      });
+  halo_.exchange(anchored_);
 }
 
 // Step 1: DC of every owned fluid cell from the face fluxes and the wall.
@@ -350,7 +399,8 @@ void CfdSolver::compute_excess() {
   halo_.exchange(divergence_);
   const Field dc = divergence_, excess = excess_;
   const NodeView weight = weight_;
-  const Apertures ap{cut_.aperture[0], cut_.aperture[1], cut_.aperture[2]};
+  const Partners partners{
+      weight_, anchored_, {cut_.aperture[0], cut_.aperture[1], cut_.aperture[2]}};
   const Reach r{active(0), active(1), active(2)};
   const Int3& g = ghost_;
   const Int3& n = decomposition_.local_cells();
@@ -361,7 +411,7 @@ void CfdSolver::compute_excess() {
         const double kappa = weight(k, j, i);
         real out[variables] = {0, 0, 0, 0, 0};
         if (is_cut(kappa)) {
-          const Neighbourhood nb = neighbourhood(dc, weight, ap, r, k, j, i);
+          const Neighbourhood nb = neighbourhood(dc, partners, r, k, j, i);
           if (nb.others > 0.0) {
             const real share = real(kappa * (1.0 - kappa) / nb.others);
             for (int v = 0; v < variables; ++v) out[v] = share * (dc(v, k, j, i) - nb.mean[v]);
@@ -376,7 +426,8 @@ void CfdSolver::compute_excess() {
 void CfdSolver::update_cut_stage(const kernels::SspStage& stage, double dt, bool first_stage) {
   const Field s = state_, s0 = state0_, dc = divergence_, excess = excess_;
   const NodeView weight = weight_;
-  const Apertures ap{cut_.aperture[0], cut_.aperture[1], cut_.aperture[2]};
+  const Partners partners{
+      weight_, anchored_, {cut_.aperture[0], cut_.aperture[1], cut_.aperture[2]}};
   const Reach r{active(0), active(1), active(2)};
   const real step = real(dt);
   Kokkos::parallel_for(
@@ -386,7 +437,7 @@ void CfdSolver::update_cut_stage(const kernels::SspStage& stage, double dt, bool
         real rhs[variables];
         for (int v = 0; v < variables; ++v) rhs[v] = dc(v, k, j, i);
         if (is_cut(kappa)) {
-          const Neighbourhood nb = neighbourhood(dc, weight, ap, r, k, j, i);
+          const Neighbourhood nb = neighbourhood(dc, partners, r, k, j, i);
           if (nb.others > 0.0) {
             for (int v = 0; v < variables; ++v)
               rhs[v] = real(kappa) * rhs[v] + real(1.0 - kappa) * nb.mean[v];
@@ -395,7 +446,7 @@ void CfdSolver::update_cut_stage(const kernels::SspStage& stage, double dt, bool
         for (int c = -r.z; c <= r.z; ++c)
           for (int b = -r.y; b <= r.y; ++b)
             for (int a = -r.x; a <= r.x; ++a) {
-              if ((a == 0 && b == 0 && c == 0) || !connected(ap, k, j, i, a, b, c)) continue;
+              if ((a == 0 && b == 0 && c == 0) || !partners.exchange(k, j, i, a, b, c)) continue;
               for (int v = 0; v < variables; ++v) rhs[v] += excess(v, k + c, j + b, i + a);
             }
         for (int v = 0; v < variables; ++v) {
@@ -420,6 +471,9 @@ WallExchange CfdSolver::wall_exchange(const Field& primitive, int body, const Re
   const NodeView distance = cut_.wall_distance;
   const WallModel wall = make_wall_model(params_, walls_, body_of_, wall_velocity_);
   const double c[3] = {center[0], center[1], center[2]};
+  // Along an axis of one cell (2-D) the body is a prism and the force acts at
+  // any point of that axis: no lever arm along it.
+  const bool used[3] = {active(0) != 0, active(1) != 0, active(2) != 0};
   const Sums<8> mine = sums_.sum_cells<8>(
       "cfd::wall_exchange", decomposition_.local_cells(), ghost_,
       KOKKOS_LAMBDA(int k, int j, int i, double* t) {
@@ -427,8 +481,8 @@ WallExchange CfdSolver::wall_exchange(const Field& primitive, int body, const Re
         real given[5];
         cell_wall_exchange(wall, w, area, distance, k, j, i, given);
         for (int d = 0; d < 5; ++d) t[d] += given[d];
-        const double r[3] = {point(k, j, i, 0) - c[0], point(k, j, i, 1) - c[1],
-                             point(k, j, i, 2) - c[2]};
+        double r[3];
+        for (int d = 0; d < 3; ++d) r[d] = used[d] ? point(k, j, i, d) - c[d] : 0.0;
         t[5] += r[1] * given[2] - r[2] * given[1];
         t[6] += r[2] * given[0] - r[0] * given[2];
         t[7] += r[0] * given[1] - r[1] * given[0];

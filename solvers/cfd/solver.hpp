@@ -63,6 +63,7 @@ class CfdSolver : public GridSolver {
   void compute_derived();
   // Cut cells ([[geometry]] bodies; solvers/cfd/embedded.cpp).
   void setup_bodies();
+  void find_anchored_cells();
   void compute_cut_divergence();
   void compute_excess();
   void update_cut_stage(const kernels::SspStage& stage, double dt, bool first_stage);
@@ -99,6 +100,7 @@ class CfdSolver : public GridSolver {
   CutCells cut_;  // fractions, apertures and wall areas of the padded cells
   Kokkos::View<int***, Kokkos::LayoutRight, MemSpace> body_of_;  // the body nearest each cell
   NodeView weight_;   // fluid fraction; 0 also in ghosts beyond a physical boundary
+  Field anchored_;    // 1 where a cell is full or joined to a full cell (embedded.cpp)
   Field divergence_;  // conservative update -div F / kappa of each fluid cell
   Field excess_;      // per cut cell: redistributed mass / neighbours' fractions
   Kokkos::View<kernels::cfd::BodyWall*, MemSpace> walls_;  // per body

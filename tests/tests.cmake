@@ -148,7 +148,7 @@ target_include_directories(test_cfd_validation PRIVATE ${PROJECT_SOURCE_DIR})
 add_dependencies(test_cfd_validation cloudburst)
 # Orders of accuracy on the isentropic vortex, by scheme.
 cloudburst_test(test_cfd_vortex SOURCES test_cfd_vortex.cpp cfd_cases.cpp cli_runner.cpp
-  LIBS cloudburst_hdf5 RANKS 1 LABELS "validation;cfd")
+  LIBS cloudburst_hdf5 RANKS 1 LABELS "validation;cfd;serial_leg")
 add_dependencies(test_cfd_vortex cloudburst)
 # about 0.5 and 3 min of CPU on one core (measured, Release); wall time grows
 # when cores are shared
@@ -228,7 +228,7 @@ add_dependencies(test_md_thermostats cloudburst)
 # against lmp fix shake, equipartition of O and H with each thermostat
 # (about 220 s serial Release on the shared 2-core machine, 2026-12-02)
 cloudburst_test(test_md_constraint_validation SOURCES test_md_constraint_validation.cpp
-  cli_runner.cpp lmp_compare.cpp RANKS 1 LABELS "md;cli;validation;shake;thermostat")
+  cli_runner.cpp lmp_compare.cpp RANKS 1 LABELS "md;cli;validation;shake;thermostat;serial_leg")
 add_dependencies(test_md_constraint_validation cloudburst)
 set_tests_properties(test_md_constraint_validation PROPERTIES TIMEOUT 1500)
 cloudburst_test(test_md_barostat SOURCES test_md_barostat.cpp cli_runner.cpp lmp_compare.cpp

@@ -212,6 +212,58 @@ std::map<long, std::vector<double>> dump_by_id(const std::string& path,
   return rows;
 }
 
+std::string lmp_peptide_input(int steps, int every, const std::string& extra,
+                              const std::string& constraint_fix) {
+  std::string input = read_text(lammps_examples + "peptide/in.peptide");
+  for (const auto& [from, to] :
+       {std::pair<std::string, std::string>{
+            "read_data\tdata.peptide", "read_data\t" + lammps_examples + "peptide/data.peptide"},
+        {"kspace_style\tpppm 0.0001", "kspace_style\tpppm 0.0001\n" + extra},
+        {"all shake 0.0001", "all " + constraint_fix + " 0.0001"},
+        {"thermo_style\tmulti", ""},
+        {"thermo\t\t50", "thermo " + std::to_string(every)},
+        {"run\t\t300",
+         "thermo_style custom step temp pe etotal press ebond eangle elong f_1\n"
+         "thermo_modify format float %.15g\nrun " +
+             std::to_string(steps)}}) {
+    REQUIRE(input.find(from) != std::string::npos);
+    input.replace(input.find(from), from.size(), to);
+  }
+  return input;
+}
+
+const std::map<std::string, std::string> peptide_columns = {
+    {"Temp", "temp"},    {"PotEng", "pe"},      {"TotEng", "tot_eng"}, {"Press", "press"},
+    {"E_bond", "ebond"}, {"E_angle", "eangle"}, {"E_long", "elong"},   {"f_1", "ecouple"}};
+
+std::string lmp_spce_water_input(const std::string& constraint_fix) {
+  return R"(units real
+atom_style full
+read_data )" +
+         lammps_examples +
+         R"(HEAT/data.spce
+pair_style lj/cut/coul/long 10.0
+pair_coeff * * 0.0 1.0
+pair_coeff 2 2 0.15535 3.166
+pair_modify table 0
+kspace_style pppm 1.0e-4
+bond_style harmonic
+angle_style harmonic
+bond_coeff 1 1000.0 1.0
+angle_coeff 1 100.0 109.47
+neighbor 2.0 bin
+timestep 2.0
+fix 1 all nve
+fix 2 all )" +
+         constraint_fix +
+         R"( 0.0001 10 0 b 1 a 1
+thermo_style custom step temp pe etotal press ebond eangle elong
+thermo_modify format float %.15g
+thermo 10
+run 40
+)";
+}
+
 std::string spce_water_case(const std::string& constraint_style) {
   const std::string path = std::string(CLOUDBURST_SOURCE_DIR) + "/cases/md/spce_water_nve.toml";
   std::string text = read_text(path);

@@ -81,9 +81,23 @@ void check_against_lmp(const std::string& dir, const std::string& case_text,
 // file of the last.
 std::string peptide_case(const std::string& data, const std::string& kspace, int steps = 0);
 
+// lmp's in.peptide (NVT, fix shake, PPPM 1e-4, 2 fs) with thermo rows of
+// `steps` steps every `every`, `extra` lines after kspace_style and fix
+// `constraint_fix` ("shake" or "rattle") in place of fix shake.
+std::string lmp_peptide_input(int steps, int every, const std::string& extra,
+                              const std::string& constraint_fix = "shake");
+// Its thermo keywords -> diagnostics.csv columns.
+extern const std::map<std::string, std::string> peptide_columns;
+
+// SPC/E water (HEAT/data.spce) with rigid molecules: O-H 1.0 A, H-O-H
+// 109.47 degrees (fix `constraint_fix` b 1 a 1, "shake" or "rattle"),
+// lj/cut/coul/long 10 A with PPPM 1e-4 and exact Coulomb, NVE at 2 fs, 40
+// steps, thermo every 10: the lmp side of cases/md/spce_water_nve.toml.
+std::string lmp_spce_water_input(const std::string& constraint_fix = "shake");
+
 // cases/md/spce_water_nve.toml (rigid SPC/E water in NVE at 2 fs, PPPM 1e-4,
 // diagnostics every 10 steps) with 40 steps and its molecules held by
-// `constraint_style` ("shake" or "settle").
+// `constraint_style` ("shake", "rattle" or "settle").
 std::string spce_water_case(const std::string& constraint_style);
 
 // The `names` columns of the last snapshot of a LAMMPS text dump (dump

@@ -4,7 +4,7 @@
 // steps) on 1 and 2 ranks and, with lmp's Coulomb table off, 20 steps on 1, 2
 // and 4 ranks; SPC/E water (HEAT/data.spce) with rigid molecules (b 1 a 1) on
 // 1, 2 and 4 ranks; SETTLE's SPC/E run against SHAKE's converged to 1e-14
-// on 1 and 2 ranks; a restart with SHAKE or SETTLE bit for bit; the input
+// on 1 and 2 ranks; a restart with SHAKE, RATTLE (2 ranks) or SETTLE bit for bit; the input
 // errors.
 #include "bad_input.hpp"
 #include "cli_runner.hpp"
@@ -67,30 +67,6 @@ std::string peptide_case_text() {
   return text + peptide_nvt_shake;
 }
 
-// lmp's in.peptide with thermo rows of `steps` steps every `every`, with
-// `extra` lines after kspace_style.
-std::string lmp_peptide_input(int steps, int every, const std::string& extra) {
-  std::string input = read_text(lammps_examples + "peptide/in.peptide");
-  for (const auto& [from, to] :
-       {std::pair<std::string, std::string>{"read_data\tdata.peptide",
-                                            "read_data\t" + peptide_data},
-        {"kspace_style\tpppm 0.0001", "kspace_style\tpppm 0.0001\n" + extra},
-        {"thermo_style\tmulti", ""},
-        {"thermo\t\t50", "thermo " + std::to_string(every)},
-        {"run\t\t300",
-         "thermo_style custom step temp pe etotal press ebond eangle elong f_1\n"
-         "thermo_modify format float %.15g\nrun " +
-             std::to_string(steps)}}) {
-    REQUIRE(input.find(from) != std::string::npos);
-    input.replace(input.find(from), from.size(), to);
-  }
-  return input;
-}
-
-const std::map<std::string, std::string> peptide_columns = {
-    {"Temp", "temp"},    {"PotEng", "pe"},      {"TotEng", "tot_eng"}, {"Press", "press"},
-    {"E_bond", "ebond"}, {"E_angle", "eangle"}, {"E_long", "elong"},   {"f_1", "ecouple"}};
-
 }  // namespace
 
 TEST_CASE("in.peptide with SHAKE, fix nvt and exact Coulomb: 20 steps as lmp's, 1, 2 and 4 ranks",
@@ -150,30 +126,6 @@ TEST_CASE("in.peptide as written (tabulated Coulomb in lmp): 300 steps, 1 and 2 
 
 namespace {
 
-// SPC/E water (HEAT/data.spce) with rigid molecules: O-H 1.0 A, H-O-H 109.47
-// degrees (SHAKE b 1 a 1), lj/cut/coul/long 10 A with PPPM 1e-4, NVE at 2 fs.
-const std::string spce_lmp = R"(units real
-atom_style full
-read_data /usr/share/lammps/examples/HEAT/data.spce
-pair_style lj/cut/coul/long 10.0
-pair_coeff * * 0.0 1.0
-pair_coeff 2 2 0.15535 3.166
-pair_modify table 0
-kspace_style pppm 1.0e-4
-bond_style harmonic
-angle_style harmonic
-bond_coeff 1 1000.0 1.0
-angle_coeff 1 100.0 109.47
-neighbor 2.0 bin
-timestep 2.0
-fix 1 all nve
-fix 2 all shake 0.0001 10 0 b 1 a 1
-thermo_style custom step temp pe etotal press ebond eangle elong
-thermo_modify format float %.15g
-thermo 10
-run 40
-)";
-
 const std::string spce_case = spce_water_case("shake");
 
 }  // namespace
@@ -182,7 +134,7 @@ TEST_CASE("rigid SPC/E water (SHAKE b 1 a 1) as lmp runs it", "[md][validation][
   const std::string data = lammps_examples + "HEAT/data.spce";
   if (!lmp_with(data)) SKIP("lmp or lammps-examples is not installed");
   const std::string dir = make_temp_dir("cb_md_shake_spce_");
-  const auto lmp = lmp_thermo_rows(dir, spce_lmp);
+  const auto lmp = lmp_thermo_rows(dir, lmp_spce_water_input());
   REQUIRE(lmp.size() == 5);
   write_text(dir + "/spce.toml", spce_case);
   const std::map<std::string, std::string> columns = {{"Temp", "temp"},
@@ -205,12 +157,12 @@ TEST_CASE("rigid SPC/E water (SHAKE b 1 a 1) as lmp runs it", "[md][validation][
 
 TEST_CASE("rigid SPC/E water under a Berendsen barostat as lmp runs it, 1 and 2 ranks",
           "[md][validation][shake][barostat][mpi]") {
-  // spce_lmp with fix press/berendsen iso 1.0 1.0 100.0 modulus 20000 after the SHAKE fix:
+  // SPC/E with fix press/berendsen iso 1.0 1.0 100.0 modulus 20000 after the SHAKE fix:
   // the box shrinks or grows each step and SHAKE's minimum images follow it.
   const std::string data = lammps_examples + "HEAT/data.spce";
   if (!lmp_with(data)) SKIP("lmp or lammps-examples is not installed");
   const std::string dir = make_temp_dir("cb_md_shake_npt_");
-  std::string input = spce_lmp;
+  std::string input = lmp_spce_water_input();
   const std::string shake_fix = "fix 2 all shake 0.0001 10 0 b 1 a 1\n";
   REQUIRE(input.find(shake_fix) != std::string::npos);
   input.replace(input.find(shake_fix), shake_fix.size(),
@@ -313,12 +265,12 @@ TEST_CASE("SETTLE refuses a cluster that is not a rigid water, stops on an unrea
 // On 2 ranks some atoms change owners by step 20 at 2 fs, so the restarted
 // run's atoms are spread over the ranks otherwise than at step 0: the charge
 // sums behind PPPM's g_ewald come from the checkpoint (charge_sums.hpp).
-TEST_CASE("a restart with SHAKE or SETTLE matches the uninterrupted run bit for bit",
-          "[md][restart][shake][settle]") {
+TEST_CASE("a restart with SHAKE, RATTLE or SETTLE matches the uninterrupted run bit for bit",
+          "[md][restart][shake][rattle][settle]") {
   const std::string data = lammps_examples + "HEAT/data.spce";
   if (!fs::exists(data)) SKIP(data + " is not installed (lammps-examples)");
-  const auto [style, ranks] =
-      GENERATE(table<std::string, int>({{"shake", 1}, {"settle", 1}, {"settle", 2}}));
+  const auto [style, ranks] = GENERATE(
+      table<std::string, int>({{"shake", 1}, {"rattle", 2}, {"settle", 1}, {"settle", 2}}));
   INFO("style " << style << ", " << ranks << " ranks");
   const std::string dir = make_temp_dir("cb_md_" + style + "_restart_");
   write_text(dir + "/spce.toml", spce_water_case(style));

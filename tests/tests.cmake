@@ -187,6 +187,10 @@ add_dependencies(test_md_shake_runs cloudburst)
 # 92 s in the serial Release leg, past 600 s in the OpenMP leg with bounds checks
 # while other tests share the 2 cores (measured in .ci/run, 2026-12-02)
 set_tests_properties(test_md_shake_runs PROPERTIES TIMEOUT 1500)
+# RATTLE in the time step against lmp's fix rattle (in.peptide, SPC/E)
+cloudburst_test(test_md_rattle SOURCES test_md_rattle.cpp cli_runner.cpp lmp_compare.cpp
+  LIBS cloudburst_hdf5 RANKS 1 LABELS "md;cli;mpi;validation;shake")
+add_dependencies(test_md_rattle cloudburst)
 cloudburst_test(test_md_peptide SOURCES test_md_peptide.cpp cli_runner.cpp lmp_compare.cpp
   RANKS 1 LABELS "md;cli;mpi;validation")
 add_dependencies(test_md_peptide cloudburst)

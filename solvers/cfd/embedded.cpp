@@ -71,6 +71,10 @@ struct Apertures {
   }
 };
 
+Apertures apertures_of(const CutCells& cut) {
+  return {cut.aperture[0], cut.aperture[1], cut.aperture[2]};
+}
+
 // Whether the cell at offset (a, b, c) in the block around (k, j, i) is joined
 // to it through open faces by unit steps along the axes of the offset, in some
 // order (the block's cells reachable without crossing a body: Colella et al.
@@ -331,7 +335,7 @@ void CfdSolver::setup_bodies() {
 void CfdSolver::find_anchored_cells() {
   const NodeView weight = weight_;
   const Field anchored = anchored_;
-  const Apertures ap{cut_.aperture[0], cut_.aperture[1], cut_.aperture[2]};
+  const Apertures ap = apertures_of(cut_);
   const Reach r{active(0), active(1), active(2)};
   Kokkos::parallel_for(
       "cfd::anchored", owned_cells(decomposition_.local_cells(), ghost_),
@@ -399,8 +403,7 @@ void CfdSolver::compute_excess() {
   halo_.exchange(divergence_);
   const Field dc = divergence_, excess = excess_;
   const NodeView weight = weight_;
-  const Partners partners{
-      weight_, anchored_, {cut_.aperture[0], cut_.aperture[1], cut_.aperture[2]}};
+  const Partners partners{weight_, anchored_, apertures_of(cut_)};
   const Reach r{active(0), active(1), active(2)};
   const Int3& g = ghost_;
   const Int3& n = decomposition_.local_cells();
@@ -426,8 +429,7 @@ void CfdSolver::compute_excess() {
 void CfdSolver::update_cut_stage(const kernels::SspStage& stage, double dt, bool first_stage) {
   const Field s = state_, s0 = state0_, dc = divergence_, excess = excess_;
   const NodeView weight = weight_;
-  const Partners partners{
-      weight_, anchored_, {cut_.aperture[0], cut_.aperture[1], cut_.aperture[2]}};
+  const Partners partners{weight_, anchored_, apertures_of(cut_)};
   const Reach r{active(0), active(1), active(2)};
   const real step = real(dt);
   Kokkos::parallel_for(

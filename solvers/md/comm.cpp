@@ -154,15 +154,16 @@ int AtomComm::select_border_atoms(Swap& swap, const Atoms& atoms, int nfirst, in
   return 0;  // unreachable: the second attempt always fits
 }
 
-// Ghost positions of a swap, shifted across a periodic face (forward).
-void AtomComm::pack_positions(const Swap& swap, const Atoms& atoms) {
+// Ghost entries of a swap, shifted across a periodic face for positions (forward).
+void AtomComm::pack_forward(const Swap& swap, const Vec3View& field, bool shifted) {
   reserve_buffers(std::size_t(swap.nsend) * position_width);
   const auto list = swap.send_list;
-  const auto x = atoms.x;
+  const auto x = field;
   const auto buffer = send_.device();
-  const double sx = swap.shift.x[0], sy = swap.shift.x[1], sz = swap.shift.x[2];
+  const double sx = shifted ? swap.shift.x[0] : 0.0, sy = shifted ? swap.shift.x[1] : 0.0,
+               sz = shifted ? swap.shift.x[2] : 0.0;
   Kokkos::parallel_for(
-      "md::pack_positions", Policy(0, swap.nsend), KOKKOS_LAMBDA(int k) {
+      "md::pack_forward", Policy(0, swap.nsend), KOKKOS_LAMBDA(int k) {
         const int i = list(k);
         buffer(std::size_t(k) * 3) = x(i, 0) + sx;
         buffer(std::size_t(k) * 3 + 1) = x(i, 1) + sy;
@@ -170,12 +171,12 @@ void AtomComm::pack_positions(const Swap& swap, const Atoms& atoms) {
       });
 }
 
-void AtomComm::unpack_positions(const Swap& swap, Atoms& atoms) {
-  const auto x = atoms.x;
+void AtomComm::unpack_forward(const Swap& swap, const Vec3View& field) {
+  const auto x = field;
   const auto buffer = recv_.device();
   const int first = swap.first_recv;
   Kokkos::parallel_for(
-      "md::unpack_positions", Policy(0, swap.nrecv), KOKKOS_LAMBDA(int k) {
+      "md::unpack_forward", Policy(0, swap.nrecv), KOKKOS_LAMBDA(int k) {
         for (int c = 0; c < 3; ++c) x(first + k, c) = buffer(std::size_t(k) * 3 + c);
       });
 }
@@ -203,11 +204,11 @@ void AtomComm::borders(Atoms& atoms) {
   }
 }
 
-void AtomComm::forward(Atoms& atoms) {
+void AtomComm::forward(const Vec3View& field, bool shifted) {
   for (const Swap& swap : swaps_) {
-    pack_positions(swap, atoms);
+    pack_forward(swap, field, shifted);
     exchange(swap.send_rank, swap.recv_rank, swap.nsend, position_width);
-    unpack_positions(swap, atoms);
+    unpack_forward(swap, field);
   }
 }
 

@@ -37,7 +37,11 @@ class AtomComm {
            const CommOptions& options = {});
 
   void borders(Atoms& atoms);
-  void forward(Atoms& atoms);
+  // Ghost positions refreshed from their owners, shifted across periodic faces.
+  void forward(Atoms& atoms) { forward(atoms.x, true); }
+  // Ghost entries of `field` (sized like atoms.x) refreshed from their
+  // owners; `shifted` for positions, not for velocities.
+  void forward(const Vec3View& field, bool shifted);
   // Adds the ghost entries of `field` (sized like atoms.x) to their owners.
   void reverse(Atoms& atoms, const Vec3View& field);
   // Wraps owned positions into the box along its periodic axes (updating
@@ -67,8 +71,8 @@ class AtomComm {
     IntView send_list;
   };
   int select_border_atoms(Swap& swap, const Atoms& atoms, int nfirst, int nlast);
-  void pack_positions(const Swap& swap, const Atoms& atoms);
-  void unpack_positions(const Swap& swap, Atoms& atoms);
+  void pack_forward(const Swap& swap, const Vec3View& field, bool shifted);
+  void unpack_forward(const Swap& swap, const Vec3View& field);
   void pack_ghost_forces(const Swap& swap, const Vec3View& field);
   void add_ghost_forces(const Swap& swap, const Vec3View& field);
   void wrap_positions(Atoms& atoms);

@@ -2,7 +2,6 @@
 
 #include "core/error.hpp"
 #include "core/mpi_gather.hpp"
-#include "kernels/md/settle.hpp"
 #include "solvers/md/bonded_force.hpp"
 
 #include <algorithm>
@@ -77,92 +76,12 @@ void check_rigid_waters(const std::vector<ShakeCluster>& clusters,
   }
 }
 
-// One cluster as an owned atom of it sees it: the cluster's atoms (their
-// copies nearest to the atom) relative to the central atom, and the atom's
-// own place in it.
-struct ClusterEval {
-  RowsView cluster;
-  IdView id;
-  IntView type;
-  Vec3View x;
-  IdCopies copies;
-  Kokkos::View<double*, MemSpace> inv_mass, bond_length, angle_length;
-  double length[3];
-  bool periodic[3];
-  kmd::ShakeControl control;
-  bool settle;
-
-  KOKKOS_INLINE_FUNCTION double nearest(double delta, int d) const {
-    if (periodic[d]) {
-      const double half = 0.5 * length[d];
-      if (delta > half) delta -= length[d];
-      if (delta < -half) delta += length[d];
-    }
-    return delta;
-  }
-
-  // Positions of `field` relative to the central atom; returns the atom's place.
-  KOKKOS_INLINE_FUNCTION int gather(int i, const Vec3View& field, double out[][3]) const {
-    const int atoms = kmd::cluster_constraints(static_cast<kmd::ClusterShape>(cluster(i, 0))).atoms;
-    const double xi[3] = {x(i, 0), x(i, 1), x(i, 2)};
-    const int central = copies.nearest(x, cluster(i, 1), xi);
-    int own = 0;
-    for (int a = 0; a < atoms; ++a) {
-      const int j = copies.nearest(x, cluster(i, 1 + a), xi);
-      if (cluster(i, 1 + a) == id(i)) own = a;
-      for (int d = 0; d < 3; ++d) out[a][d] = nearest(field(j, d) - field(central, d), d);
-    }
-    return own;
-  }
-
-  // The target lengths of atom i's cluster's `count` constraints.
-  KOKKOS_INLINE_FUNCTION void targets(int i, int count, double target[]) const {
-    for (int k = 0; k < count; ++k) {
-      const auto code = cluster(i, 5 + k);
-      target[k] = code > 0 ? bond_length(code) : angle_length(-code);
-    }
-  }
-
-  // The largest relative deviation of atom i's cluster from its constraints now.
-  KOKKOS_INLINE_FUNCTION double deviation(int i) const {
-    const auto shape = static_cast<kmd::ClusterShape>(cluster(i, 0));
-    double xc[kmd::max_cluster_atoms][3], target[kmd::max_cluster_constraints];
-    gather(i, x, xc);
-    targets(i, kmd::cluster_constraints(shape).count, target);
-    return kmd::constraint_deviation(shape, xc, target);
-  }
-
-  // Solves atom i's cluster with predicted positions `predicted`: own the
-  // atom's force (scale g r), or, with `correct`, its displacement (g r / m).
-  KOKKOS_INLINE_FUNCTION bool solve(int i, const Vec3View& predicted, bool correct, double scale,
-                                    double own_out[3]) const {
-    const auto shape = static_cast<kmd::ClusterShape>(cluster(i, 0));
-    const kmd::ClusterConstraints c = kmd::cluster_constraints(shape);
-    double xo[kmd::max_cluster_atoms][3], xp[kmd::max_cluster_atoms][3],
-        out[kmd::max_cluster_atoms][3];
-    double w[kmd::max_cluster_atoms], target[kmd::max_cluster_constraints], g[3];
-    const int own = gather(i, x, xo);
-    gather(i, predicted, xp);
-    for (int a = 0; a < c.atoms; ++a) w[a] = inv_mass(type(copies.first(cluster(i, 1 + a))));
-    targets(i, c.count, target);
-    const kmd::ShakeResult result =
-        settle ? kmd::settle_multipliers(xo, xp, w, target, g)
-               : kmd::shake_multipliers(shape, xo, xp, w, target, control, g);
-    if (correct) {
-      kmd::constraint_corrections(shape, xo, w, g, out);
-    } else {
-      kmd::constraint_forces(shape, xo, g, scale, out);
-    }
-    for (int d = 0; d < 3; ++d) own_out[d] = out[own][d];
-    return result.converged;
-  }
-};
-
 }  // namespace
 
 Constraints::Constraints(const Params& params)
     : on_(params.constraints.style != ConstraintStyle::none),
       settle_(params.constraints.style == ConstraintStyle::settle),
+      rattle_(params.constraints.style == ConstraintStyle::rattle),
       selection_(params.constraints.selection),
       type_masses_(params.masses) {
   control_.tolerance = params.constraints.tolerance;
@@ -259,14 +178,28 @@ void Constraints::reserve(const Atoms& atoms) {
   }
 }
 
-void Constraints::solve_owned(Atoms& atoms, const TypeMasses& masses, bool correct, double scale,
-                              long step) {
-  ClusterEval eval{atoms.cluster, atoms.id,      atoms.type, atoms.x, copies_,  masses.inv_mass,
-                   bond_length_,  angle_length_, {},         {},      control_, settle_};
+ClusterEval Constraints::evaluator(const Atoms& atoms, const TypeMasses* masses) const {
+  ClusterEval eval;
+  eval.cluster = atoms.cluster;
+  eval.id = atoms.id;
+  eval.type = atoms.type;
+  eval.x = atoms.x;
+  eval.copies = copies_;
+  if (masses) eval.inv_mass = masses->inv_mass;
+  eval.bond_length = bond_length_;
+  eval.angle_length = angle_length_;
   for (int d = 0; d < 3; ++d) {
     eval.length[d] = length_[d];
     eval.periodic[d] = periodic_[d];
   }
+  eval.control = control_;
+  eval.settle = settle_;
+  return eval;
+}
+
+void Constraints::solve_owned(Atoms& atoms, const TypeMasses& masses, bool correct, double scale,
+                              long step) {
+  const ClusterEval eval = evaluator(atoms, &masses);
   const Vec3View predicted = correct ? atoms.x : x_shake_;
   const auto out = correct ? x_shake_ : atoms.f_constraint;
   const auto failed = failed_;
@@ -278,10 +211,11 @@ void Constraints::solve_owned(Atoms& atoms, const TypeMasses& masses, bool corre
         failed(i) = ok ? 0 : 1;
         acc[0] += ok ? 0.0 : 1.0;
       });
-  check_converged(atoms, sums[0], step);
+  check_converged(atoms, sums[0], step, Stage::positions);
 }
 
-void Constraints::check_converged(const Atoms& atoms, double failed_here, long step) const {
+void Constraints::check_converged(const Atoms& atoms, double failed_here, long step,
+                                  Stage stage) const {
   double failed_anywhere = 0.0;
   MPI_Allreduce(&failed_here, &failed_anywhere, 1, MPI_DOUBLE, MPI_SUM, comm_);
   if (failed_anywhere == 0.0) return;
@@ -306,6 +240,11 @@ void Constraints::check_converged(const Atoms& atoms, double failed_here, long s
     if (id != none) atoms_text += (atoms_text.empty() ? "" : " ") + std::to_string(id);
   const std::string failures =
       " (" + std::to_string(std::lround(failed_anywhere)) + " atoms' clusters failed)";
+  if (stage == Stage::velocities) {
+    throw RunError("md: step " + std::to_string(step) +
+                   ": RATTLE's velocity equations are singular for the cluster of atoms " +
+                   atoms_text + failures + " (coinciding or collinear atoms); lower [time] dt");
+  }
   if (settle_) {
     throw RunError("md: step " + std::to_string(step) +
                    ": SETTLE found no rigid water reaching the predicted positions of the "
@@ -332,12 +271,34 @@ void Constraints::correct_positions(Atoms& atoms, const TypeMasses& masses, Atom
   comm.forward(atoms);
 }
 
+void Constraints::setup(Atoms& atoms, const TypeMasses& masses, AtomComm& comm, double dt,
+                        double ftm2v, long step) {
+  if (!on_) return;
+  correct_positions(atoms, masses, comm, step);
+  if (rattle_) correct_velocities(atoms, masses, comm, 0.0, step);
+  add_forces(atoms, masses, comm, dt, ftm2v, step, true);
+}
+
+void Constraints::post_force(Atoms& atoms, const TypeMasses& masses, AtomComm& comm, double dt,
+                             double ftm2v, long step) {
+  if (!on_) return;
+  if (rattle_) {
+    correct_velocities(atoms, masses, comm, 0.5 * dt * ftm2v, step);
+  } else {
+    add_forces(atoms, masses, comm, dt, ftm2v, step, false);
+  }
+}
+
+void Constraints::end_of_step(Atoms& atoms, const TypeMasses& masses, AtomComm& comm, double dt,
+                              double ftm2v, long step) {
+  if (rattle_) add_forces(atoms, masses, comm, dt, ftm2v, step, true);
+}
+
 void Constraints::add_forces(Atoms& atoms, const TypeMasses& masses, AtomComm& comm, double dt,
-                             double ftm2v, long step, bool setup) {
+                             double ftm2v, long step, bool full_step) {
   if (!on_) return;
   reserve(atoms);
-  // At setup v is the full-step velocity: x' = x + dt v + dt^2 f / 2m.
-  const double dtfsq = (setup ? 0.5 : 1.0) * dt * dt * ftm2v;
+  const double dtfsq = (full_step ? 0.5 : 1.0) * dt * dt * ftm2v;
   const auto x = atoms.x, v = atoms.v, f = atoms.f, predicted = x_shake_;
   const auto type = atoms.type;
   const auto inv_mass = masses.inv_mass;
@@ -346,11 +307,36 @@ void Constraints::add_forces(Atoms& atoms, const TypeMasses& masses, AtomComm& c
         const double dtfm = dtfsq * inv_mass(type(i));
         for (int d = 0; d < 3; ++d) predicted(i, d) = x(i, d) + dt * v(i, d) + dtfm * f(i, d);
       });
-  std::swap(atoms.x, x_shake_);  // the ghosts' predictions, shifted as positions are
-  comm.forward(atoms);
-  std::swap(atoms.x, x_shake_);
+  comm.forward(x_shake_, true);  // the ghosts' predictions, shifted as positions are
   solve_owned(atoms, masses, false, 1.0 / dtfsq, step);
   add_stored_forces(atoms);
+}
+
+void Constraints::correct_velocities(Atoms& atoms, const TypeMasses& masses, AtomComm& comm,
+                                     double kick, long step) {
+  reserve(atoms);
+  const auto v = atoms.v, f = atoms.f, unconstrained = x_shake_;
+  const auto type = atoms.type;
+  const auto inv_mass = masses.inv_mass;
+  Kokkos::parallel_for(
+      "md::rattle_predict", Policy(0, atoms.nlocal), KOKKOS_LAMBDA(int i) {
+        const double kick_m = kick * inv_mass(type(i));
+        for (int d = 0; d < 3; ++d) unconstrained(i, d) = v(i, d) + kick_m * f(i, d);
+      });
+  comm.forward(x_shake_, false);
+  const ClusterEval eval = evaluator(atoms, &masses);
+  const auto failed = failed_;
+  const Sums<1> sums = sums_.sum<1>(
+      "md::rattle_solve", atoms.nlocal, KOKKOS_LAMBDA(int i, double* acc) {
+        failed(i) = 0;
+        if (eval.cluster(i, 0) == 0) return;
+        double dv[3];
+        const bool ok = eval.rattle(i, unconstrained, dv);
+        for (int d = 0; d < 3; ++d) v(i, d) += dv[d];
+        failed(i) = ok ? 0 : 1;
+        acc[0] += ok ? 0.0 : 1.0;
+      });
+  check_converged(atoms, sums[0], step, Stage::velocities);
 }
 
 void Constraints::add_stored_forces(const Atoms& atoms) const {
@@ -366,12 +352,7 @@ void Constraints::add_stored_forces(const Atoms& atoms) const {
 // count gives the same number.
 double Constraints::max_deviation(const Atoms& atoms) const {
   if (!on_) return 0.0;
-  ClusterEval eval{atoms.cluster, atoms.id,      atoms.type, atoms.x, copies_,  {},
-                   bond_length_,  angle_length_, {},         {},      control_, settle_};
-  for (int d = 0; d < 3; ++d) {
-    eval.length[d] = length_[d];
-    eval.periodic[d] = periodic_[d];
-  }
+  const ClusterEval eval = evaluator(atoms, nullptr);
   double here = 0.0;
   Kokkos::parallel_reduce(
       "md::constraint_deviation", Policy(0, atoms.nlocal),
@@ -389,12 +370,7 @@ double Constraints::max_deviation(const Atoms& atoms) const {
 // sum_a (x_a - x_central) . f_a over a cluster is sum_k G_k r_k^2, its virial.
 double Constraints::virial(const Atoms& atoms) {
   if (!on_) return 0.0;
-  ClusterEval eval{atoms.cluster, atoms.id, atoms.type, atoms.x, copies_, {}, {}, {}, {}, {},
-                   control_,      settle_};
-  for (int d = 0; d < 3; ++d) {
-    eval.length[d] = length_[d];
-    eval.periodic[d] = periodic_[d];
-  }
+  const ClusterEval eval = evaluator(atoms, nullptr);
   const auto fc = atoms.f_constraint;
   const Sums<1> sums = sums_.sum<1>(
       "md::shake_virial", atoms.nlocal, KOKKOS_LAMBDA(int i, double* acc) {

@@ -28,9 +28,20 @@
 // masses; assign refuses others), and solves it exactly by SETTLE
 // (kernels/md/settle.hpp) instead of iterating SHAKE; SETTLE's multipliers
 // are SHAKE's, so the forces, the virial and the checkpoint are the same.
+//
+// style = "rattle" is LAMMPS fix rattle (Andersen 1983; src/RIGID/
+// fix_rattle.cpp): at post_force the velocity stage -- the owned atoms'
+// unconstrained full-step velocities v + dt ftm2v f / 2m go to the ghosts,
+// and each owned atom's half-step velocity takes its share of the change
+// that makes its cluster's relative velocities orthogonal to the bonds, so
+// the final kick lands on the velocity constraints; after the final kick and
+// the thermostat, SHAKE's position stage from the full-step velocity (x' = x
+// + dt v + dt^2 ftm2v f / 2m) for the next drift. At step 0 the given
+// velocities are corrected the same way (fix rattle's correct_velocities).
 #pragma once
 
 #include "core/ordered_sum.hpp"
+#include "solvers/md/cluster_eval.hpp"
 #include "solvers/md/comm.hpp"
 #include "solvers/md/dynamics.hpp"
 #include "solvers/md/id_copies.hpp"
@@ -64,15 +75,28 @@ class Constraints {
   // A barostat changed the box: the minimum images of the clusters follow it.
   void set_box(const ParticleBox& box);
 
-  // LAMMPS fix shake's setup (correct_coordinates): SHAKE with v = f = 0
-  // moves every cluster onto its constraints; ghosts follow. Collective.
-  void correct_positions(Atoms& atoms, const TypeMasses& masses, AtomComm& comm, long step);
-  // post_force: f += the constraint force of each owned atom (kept in
-  // atoms.f_constraint), v the half-step velocity; with `setup`, v the
-  // full-step velocity (LAMMPS's shake_end_of_step: dt^2 / 2). Collective;
-  // throws RunError (exit 3) naming the first cluster that did not converge.
+  // LAMMPS fix shake's setup at step 0: SHAKE with v = f = 0 moves every
+  // cluster onto its constraints (correct_coordinates; ghosts follow),
+  // RATTLE corrects the velocities (correct_velocities), then the first
+  // constraint forces from the full-step velocities (shake_end_of_step).
+  // Collective; throws RunError (exit 3) naming the first cluster that failed.
+  void setup(Atoms& atoms, const TypeMasses& masses, AtomComm& comm, double dt, double ftm2v,
+             long step);
+  // After the forces and their reverse communication (LAMMPS's post_force):
+  // SHAKE and SETTLE add the constraint forces for the half-step velocities,
+  // RATTLE corrects the half-step velocities. Collective.
+  void post_force(Atoms& atoms, const TypeMasses& masses, AtomComm& comm, double dt, double ftm2v,
+                  long step);
+  // After the final kick and the thermostat: RATTLE's position stage (fix
+  // rattle's final_integrate); nothing for SHAKE and SETTLE. Collective.
+  void end_of_step(Atoms& atoms, const TypeMasses& masses, AtomComm& comm, double dt, double ftm2v,
+                   long step);
+  // f += the constraint force of each owned atom (kept in atoms.f_constraint)
+  // for the predicted positions x + dt v + dtfsq f / m, dtfsq = dt^2 ftm2v
+  // (v the half-step velocity) or, with `full_step`, dt^2 ftm2v / 2 (v the
+  // full-step velocity: LAMMPS's shake_end_of_step and RATTLE). Collective.
   void add_forces(Atoms& atoms, const TypeMasses& masses, AtomComm& comm, double dt, double ftm2v,
-                  long step, bool setup = false);
+                  long step, bool full_step);
   // f += atoms.f_constraint (a restart's stored forces).
   void add_stored_forces(const Atoms& atoms) const;
   // The largest |r_k - d_k| / d_k over every constrained distance of every
@@ -82,14 +106,22 @@ class Constraints {
   double virial(const Atoms& atoms);
 
   // Public for the CUDA extended-lambda rule; not part of the interface.
+  enum class Stage { positions, velocities };
   void solve_owned(Atoms& atoms, const TypeMasses& masses, bool correct, double scale, long step);
-  void check_converged(const Atoms& atoms, double failed, long step) const;
+  // RATTLE's velocity stage with the unconstrained velocities v + kick f / m.
+  void correct_velocities(Atoms& atoms, const TypeMasses& masses, AtomComm& comm, double kick,
+                          long step);
+  void check_converged(const Atoms& atoms, double failed, long step, Stage stage) const;
+  void correct_positions(Atoms& atoms, const TypeMasses& masses, AtomComm& comm, long step);
 
  private:
   void reserve(const Atoms& atoms);
+  // The evaluator of the clusters of `atoms` (inverse masses from `masses`, if given).
+  ClusterEval evaluator(const Atoms& atoms, const TypeMasses* masses) const;
 
   bool on_ = false;
   bool settle_ = false;
+  bool rattle_ = false;
   kernels::md::ShakeControl control_;
   ShakeSelection selection_;
   std::vector<double> bond_r0_, angle_theta0_;  // by type - 1
@@ -101,7 +133,7 @@ class Constraints {
   bool periodic_[3] = {true, true, true};
   Kokkos::View<double*, MemSpace> bond_length_, angle_length_;  // by type (index 0 unused)
   IdCopies copies_;
-  Vec3View x_shake_;  // predicted positions (owned and ghost), or corrections
+  Vec3View x_shake_;  // predicted positions or velocities (owned and ghost), or corrections
   IntView failed_;
   OrderedSum sums_;
 };

@@ -47,9 +47,10 @@ struct BarostatParams {
 // [constraints] style = "shake" (LAMMPS fix shake tol iter N b ... a ... t ...
 // m ...): the clusters' selection, the tolerance on the change of a multiplier
 // between iterations (LAMMPS's test) and the iteration limit. style =
+// "rattle" (LAMMPS fix rattle): the same, with RATTLE's velocity stage. style =
 // "settle": the same selection, every cluster a rigid water (3 atoms, frozen
 // angle), solved exactly by SETTLE (no tolerance, no iterations).
-enum class ConstraintStyle : int { none, shake, settle };
+enum class ConstraintStyle : int { none, shake, rattle, settle };
 
 struct ConstraintParams {
   ConstraintStyle style = ConstraintStyle::none;

@@ -1,6 +1,7 @@
 // [constraints]: SHAKE (LAMMPS `fix ID all shake tol iter N b ... a ... t ...
 // m ...`): style = "shake", tolerance, max_iterations, bond_types,
-// angle_types, atom_types, masses; style = "settle" (rigid water, Miyamoto &
+// angle_types, atom_types, masses; style = "rattle" (`fix ID all rattle`,
+// the same keys); style = "settle" (rigid water, Miyamoto &
 // Kollman 1992) takes the same selection and no tolerance or iterations. The
 // selection is checked against the types here; the clusters themselves come
 // with the atoms (constraints.hpp), where SETTLE refuses any cluster that is
@@ -32,8 +33,8 @@ std::vector<int> read_types(io::CaseFile& file, const char* key, int count, cons
 }  // namespace
 
 void read_constraints(io::CaseFile& file, Params& p) {
-  const std::string style =
-      file.choice("constraints", "style", {"none", "shake", "settle"}, std::string("none"));
+  const std::string style = file.choice("constraints", "style",
+                                        {"none", "shake", "rattle", "settle"}, std::string("none"));
   ConstraintParams& c = p.constraints;
   const char* keys[] = {"tolerance",   "max_iterations", "bond_types",
                         "angle_types", "atom_types",     "masses"};
@@ -42,7 +43,8 @@ void read_constraints(io::CaseFile& file, Params& p) {
     for (int k = 0; k < static_cast<int>(std::size(keys)); ++k) {
       if (file.has("constraints", keys[k]))
         file.fail("constraints", keys[k],
-                  "[constraints] " + std::string(keys[k]) + " needs style = \"shake\"" +
+                  "[constraints] " + std::string(keys[k]) +
+                      " needs style = \"shake\" or \"rattle\"" +
                       (k < shake_only ? "" : " or \"settle\""));
     }
     return;
@@ -52,13 +54,15 @@ void read_constraints(io::CaseFile& file, Params& p) {
     if (file.has("constraints", keys[k]))
       file.fail("constraints", keys[k],
                 "[constraints] " + std::string(keys[k]) +
-                    " is for style = \"shake\"; SETTLE is exact (no iterations)");
+                    " is for style = \"shake\" or \"rattle\"; SETTLE is exact (no iterations)");
   }
   if (!p.molecular() || p.molecule.types[static_cast<int>(TermKind::bond)] == 0) {
     file.fail("constraints", "style",
               named + " needs molecules: a data_file with bonds and [md] atom_style = \"full\"");
   }
-  c.style = style == "settle" ? ConstraintStyle::settle : ConstraintStyle::shake;
+  c.style = style == "settle"   ? ConstraintStyle::settle
+            : style == "rattle" ? ConstraintStyle::rattle
+                                : ConstraintStyle::shake;
   c.tolerance = file.get<double>("constraints", "tolerance", 1.0e-4, io::Bounds::positive());
   c.max_iterations =
       file.get<int>("constraints", "max_iterations", 10, io::Bounds::closed(1, 1000000));

@@ -73,8 +73,8 @@ void MdSolver::prepare_constraints() {
   if (step_ == 0) {
     // LAMMPS's step-0 energies come from the forces before the correction.
     setup_energy_ = forces_.energy_virial(atoms_, list_);
-    constraints_.correct_positions(atoms_, masses_, comm_, step_);
-    constraints_.add_forces(atoms_, masses_, comm_, params_.dt, params_.units.ftm2v, step_, true);
+    thermostat_.setup(atoms_, masses_);
+    constraints_.setup(atoms_, masses_, comm_, params_.dt, params_.units.ftm2v, step_);
   } else if (stored_constraint_forces_) {
     constraints_.add_stored_forces(atoms_);
   } else {
@@ -90,8 +90,9 @@ void MdSolver::compute_forces() {
 }
 
 // Velocity Verlet in LAMMPS's order (Verlet::run): thermostat start, half kick
-// and drift, list rebuild or ghost update, forces, reverse communication, half
-// kick, thermostat end, computes, thermo output.
+// and drift, list rebuild or ghost update, forces, reverse communication,
+// constraints (post_force), half kick, thermostat end, RATTLE's position
+// stage (fix rattle's final_integrate), computes, thermo output.
 void MdSolver::step(double /*time*/, double dt, PhaseTimer& timer) {
   prepare_constraints();
   if (!thermo_log_.header_printed()) print_thermo_if_due(true);
@@ -120,12 +121,11 @@ void MdSolver::step(double /*time*/, double dt, PhaseTimer& timer) {
     comm_.reverse(atoms_, atoms_.f);
     parts_.charge(Part::comm);
   }
-  if (constraints_.active()) {  // LAMMPS fix shake's post_force
-    constraints_.add_forces(atoms_, masses_, comm_, dt, params_.units.ftm2v, step_ + 1);
-  }
+  constraints_.post_force(atoms_, masses_, comm_, dt, params_.units.ftm2v, step_ + 1);
   ++step_;
   integrate_final(atoms_, masses_, dt, params_.units.ftm2v);
   thermostat_.end_step(atoms_, masses_, step_, dt, dof);
+  constraints_.end_of_step(atoms_, masses_, comm_, dt, params_.units.ftm2v, step_);
   if (rdf_.due(step_)) rdf_.accumulate(atoms_, list_);
   print_thermo_if_due(false);
 }

@@ -15,15 +15,29 @@ Thermostat::Thermostat(const ThermostatParams& params, MPI_Comm comm)
   chain_.length = params.chain;
 }
 
+void Thermostat::setup(const Atoms& atoms, const TypeMasses& masses) {
+  if (params_.style == ThermostatStyle::nose_hoover) setup_mv2_ = total_mv2(atoms, masses);
+}
+
 void Thermostat::begin_step(const Atoms& atoms, const TypeMasses& masses, long step, double dt,
                             double dof) {
-  if (params_.style == ThermostatStyle::nose_hoover) rescale(atoms, masses, step, dt, dof);
+  if (params_.style == ThermostatStyle::nose_hoover) {
+    const double mv2 = setup_mv2_ >= 0.0 ? setup_mv2_ : total_mv2(atoms, masses);
+    setup_mv2_ = -1.0;
+    rescale(atoms, step, dt, dof, mv2);
+  }
   if (params_.style == ThermostatStyle::langevin) langevin_kick(atoms, masses, params_, step, dt);
 }
 
 void Thermostat::end_step(const Atoms& atoms, const TypeMasses& masses, long step, double dt,
                           double dof) {
-  if (couples()) rescale(atoms, masses, step, dt, dof);
+  if (couples()) rescale(atoms, step, dt, dof, total_mv2(atoms, masses));
+}
+
+double Thermostat::total_mv2(const Atoms& atoms, const TypeMasses& masses) {
+  double mv2 = 0.0, local = sum_mv2(atoms, masses, sums_);
+  MPI_Allreduce(&local, &mv2, 1, MPI_DOUBLE, MPI_SUM, comm_);
+  return mv2;
 }
 
 bool Thermostat::couples() const {
@@ -36,10 +50,7 @@ double Thermostat::ecouple(double dof) const {
   return params_.units.boltz * chain_.energy(params_.temperature, dof, params_.damp);
 }
 
-void Thermostat::rescale(const Atoms& atoms, const TypeMasses& masses, long step, double dt,
-                         double dof) {
-  double mv2 = 0.0, local = sum_mv2(atoms, masses, sums_);
-  MPI_Allreduce(&local, &mv2, 1, MPI_DOUBLE, MPI_SUM, comm_);
+void Thermostat::rescale(const Atoms& atoms, long step, double dt, double dof, double mv2) {
   const double current = kmd::temperature_of(mv2, dof, params_.units);
   const double factor = rescale_factor(current, step, dt, dof);
   if (params_.style != ThermostatStyle::nose_hoover) {

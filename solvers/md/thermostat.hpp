@@ -30,6 +30,10 @@ class Thermostat {
  public:
   Thermostat(const ThermostatParams& params, MPI_Comm comm);
 
+  // LAMMPS fix nvt's setup, at step 0 before the constraints' setup: the
+  // kinetic energy the chain's first half step takes (fix nvt precedes fix
+  // rattle, whose setup then changes the velocities). Collective.
+  void setup(const Atoms& atoms, const TypeMasses& masses);
   // Before the first half kick of step `step` (the step being taken);
   // `dof` = degrees of freedom of the whole system. Collective.
   void begin_step(const Atoms& atoms, const TypeMasses& masses, long step, double dt, double dof);
@@ -47,14 +51,16 @@ class Thermostat {
 
  private:
   // Scales the velocities towards the target temperature (Berendsen, CSVR or
-  // a Nose-Hoover half step) given the current kinetic energy.
-  void rescale(const Atoms& atoms, const TypeMasses& masses, long step, double dt, double dof);
+  // a Nose-Hoover half step) given the current sum m v^2.
+  void rescale(const Atoms& atoms, long step, double dt, double dof, double mv2);
+  double total_mv2(const Atoms& atoms, const TypeMasses& masses);
   double rescale_factor(double current, long step, double dt, double dof);
 
   ThermostatParams params_;
   MPI_Comm comm_;
   kernels::md::NoseHooverChain chain_;
-  double removed_ = 0.0;  // kinetic energy taken out by CSVR/Berendsen rescaling
+  double removed_ = 0.0;     // kinetic energy taken out by CSVR/Berendsen rescaling
+  double setup_mv2_ = -1.0;  // setup()'s sum m v^2 until the first half step takes it
   OrderedSum sums_;
 };
 

@@ -361,6 +361,19 @@ TEST_CASE("barostat input errors are named", "[md][input][barostat]") {
         " --set barostat.compressibility=0.1",
         {"temperature"}},
        {"a key without a style", "--set barostat.pressure=1.0", {"barostat.pressure", "none"}},
+       {"MTK without the Nose-Hoover thermostat",
+        "--set barostat.style=mtk --set barostat.pressure=1.0 --set barostat.damp=1.0",
+        {"barostat.style", "nose_hoover"}},
+       {"a modulus for MTK",
+        "--set thermostat.style=nose_hoover --set thermostat.temperature=1.0"
+        " --set thermostat.damp=0.5 --set barostat.style=mtk --set barostat.pressure=1.0"
+        " --set barostat.damp=1.0 --set barostat.modulus=10.0",
+        {"barostat.modulus", "berendsen"}},
+       {"an MTK chain of none",
+        "--set thermostat.style=nose_hoover --set thermostat.temperature=1.0"
+        " --set thermostat.damp=0.5 --set barostat.style=mtk --set barostat.pressure=1.0"
+        " --set barostat.damp=1.0 --set barostat.chain=0",
+        {"barostat.chain"}},
        {"a box fixed along z",
         "--set 'md.boundary=[\"p\",\"p\",\"f\"]'" + berendsen,
         {"barostat.style", "periodic"}}});

@@ -240,3 +240,7 @@ cloudburst_test(test_md_barostat SOURCES test_md_barostat.cpp cli_runner.cpp lmp
 add_dependencies(test_md_barostat cloudburst)
 # 108 s serial, 379 s in the OpenMP leg with bounds checks (2026-12-02)
 set_tests_properties(test_md_barostat PROPERTIES TIMEOUT 1200)
+# The MTK barostat (fix npt iso) against lmp: melt, SPC/E with SHAKE, restart, energy
+cloudburst_test(test_md_mtk SOURCES test_md_mtk.cpp cli_runner.cpp lmp_compare.cpp
+  LIBS cloudburst_hdf5 cloudburst::kernels RANKS 1 LABELS "md;cli;mpi;restart;validation;barostat")
+add_dependencies(test_md_mtk cloudburst)

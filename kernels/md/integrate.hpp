@@ -76,6 +76,17 @@ inline double berendsen_scale(double t_current, double t_target, double dt, doub
 // thermostat of the single variable, unchanged in every bit.
 constexpr int max_chain = 10;
 
+// One chain element's kick: v_k <- (v_k e + G dt/4) e with e = exp(-dt/8
+// v_{k+1}); returns e (the thermostat's chain here, the barostat's in mtk.hpp).
+inline double chain_kick(double& velocity, double next_velocity, double force, double dt4,
+                         double dt8) {
+  const double expfac = std::exp(-dt8 * next_velocity);
+  velocity *= expfac;
+  velocity += force * dt4;
+  velocity *= expfac;
+  return expfac;
+}
+
 struct NoseHooverChain {
   int length = 3;
   double eta[max_chain] = {};
@@ -113,13 +124,8 @@ struct NoseHooverChain {
   }
 
  private:
-  // eta_dot_k <- (eta_dot_k e + G dt/4) e with e = exp(-dt/8 eta_dot_{k+1}); returns e.
   double thermostat_kick(int k, double force, double dt4, double dt8) {
-    const double expfac = std::exp(-dt8 * eta_dot[k + 1]);
-    eta_dot[k] *= expfac;
-    eta_dot[k] += force * dt4;
-    eta_dot[k] *= expfac;
-    return expfac;
+    return chain_kick(eta_dot[k], eta_dot[k + 1], force, dt4, dt8);
   }
 };
 

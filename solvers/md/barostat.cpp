@@ -28,6 +28,78 @@ double Barostat::dilation(double pressure, double volume, long step, double dt) 
                                  units_.boltz * b.temperature, volume, units_.nktv2p, xi);
 }
 
+void Barostat::set_reference(const ParticleBox& box, std::int64_t natoms) {
+  mtk_.length = params_.chain;
+  natoms_ = static_cast<double>(natoms);
+  volume0_ = volume_of(box);
+  for (int d = 0; d < 3; ++d) centre_[d] = 0.5 * (box.lo[d] + box.hi[d]);
+}
+
+// W = (N + 1) k_B T0 / p_freq^2 and Q = k_B T0 / p_freq^2, p_freq = 1/damp
+// (LAMMPS FixNH::setup).
+double Barostat::box_mass() const {
+  const double p_freq = 1.0 / params_.damp;
+  return (natoms_ + 1.0) * kt() / (p_freq * p_freq);
+}
+
+double Barostat::chain_mass() const {
+  const double p_freq = 1.0 / params_.damp;
+  return kt() / (p_freq * p_freq);
+}
+
+void Barostat::chain_half_step(double dt) {
+  mtk_.chain_half_step(kt(), box_mass(), chain_mass(), dt);
+}
+
+void Barostat::box_velocity_half_step(double pressure, double volume, double kinetic, double dt) {
+  mtk_.omega_half_step(pressure, params_.pressure, volume, kinetic, box_mass(), natoms_,
+                       units_.nktv2p, dt);
+}
+
+Kokkos::Array<double, 3> Barostat::velocity_factors(double dt) const {
+  return {mtk_.velocity_factor(0, dt), mtk_.velocity_factor(1, dt), mtk_.velocity_factor(2, dt)};
+}
+
+ParticleBox Barostat::half_remapped(const ParticleBox& box, double dt) const {
+  ParticleBox out = box;
+  for (int d = 0; d < 3; ++d) {
+    const double expfac = mtk_.box_factor(d, dt);
+    out.lo[d] = (box.lo[d] - centre_[d]) * expfac + centre_[d];
+    out.hi[d] = (box.hi[d] - centre_[d]) * expfac + centre_[d];
+  }
+  return out;
+}
+
+double Barostat::energy(double volume) const {
+  if (!mtk()) return 0.0;
+  return mtk_.energy(kt(), box_mass(), chain_mass(), params_.pressure, volume, volume0_,
+                     units_.nktv2p);
+}
+
+// Checkpoint names md_mtk_omega_dot_{axis}, md_mtk_etap_{k}, md_mtk_etap_dot_{k}
+// (LAMMPS's restart keeps the same: omega_dot, etap, etap_dot).
+std::vector<std::pair<std::string, double>> Barostat::checkpoint_scalars() const {
+  std::vector<std::pair<std::string, double>> scalars;
+  if (!mtk()) return scalars;
+  for (int d = 0; d < 3; ++d)
+    scalars.push_back({"md_mtk_omega_dot_" + std::to_string(d), mtk_.omega_dot[d]});
+  for (int k = 0; k < mtk_.length; ++k) {
+    scalars.push_back({"md_mtk_etap_" + std::to_string(k), mtk_.etap[k]});
+    scalars.push_back({"md_mtk_etap_dot_" + std::to_string(k), mtk_.etap_dot[k]});
+  }
+  return scalars;
+}
+
+void Barostat::restore(const std::string& name, double value) {
+  if (!mtk()) return;
+  for (int d = 0; d < 3; ++d)
+    if (name == "md_mtk_omega_dot_" + std::to_string(d)) mtk_.omega_dot[d] = value;
+  for (int k = 0; k < mtk_.length; ++k) {
+    if (name == "md_mtk_etap_" + std::to_string(k)) mtk_.etap[k] = value;
+    if (name == "md_mtk_etap_dot_" + std::to_string(k)) mtk_.etap_dot[k] = value;
+  }
+}
+
 ParticleBox dilated_box(const ParticleBox& box, double mu) {
   ParticleBox out = box;
   for (int d = 0; d < 3; ++d)

@@ -6,11 +6,20 @@
 // C-rescale also scales the velocities by 1 / mu. The C-rescale noise comes
 // from a stream keyed by (seed, key -1, step): the same on every rank and rank
 // count, no state to checkpoint (CSVR uses key 0, Langevin the atom ids).
+// MTK (LAMMPS fix npt iso; kernels/md/mtk.hpp) instead gives the box a
+// velocity and its own chain, integrated with the thermostat's within the
+// step: the solver asks for the half steps, factors and boxes below.
 #pragma once
 
 #include "core/particle_solver.hpp"
+#include "kernels/md/mtk.hpp"
 #include "solvers/md/atoms.hpp"
 #include "solvers/md/params.hpp"
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
 
 namespace cb::md {
 
@@ -19,14 +28,44 @@ class Barostat {
   Barostat(const BarostatParams& params, const kernels::md::Units& units);
 
   bool active() const { return params_.style != BarostatStyle::none; }
+  // Berendsen and C-rescale rescale the box once at the end of a step.
+  bool rescales() const { return active() && !mtk(); }
+  bool mtk() const { return params_.style == BarostatStyle::mtk; }
   bool scales_velocities() const { return params_.style == BarostatStyle::c_rescale; }
   // The factor mu of the box lengths at the end of step `step`, from the
   // pressure and volume then.
   double dilation(double pressure, double volume, long step, double dt) const;
 
+  // MTK: the box the run starts from (the case's, also on a restart: its
+  // centre stays fixed, its volume is the energy's V0) and the atom count.
+  void set_reference(const ParticleBox& box, std::int64_t natoms);
+  // Half step of the barostat's chain (before the thermostat's at the start
+  // of a step, after it at the end).
+  void chain_half_step(double dt);
+  // Half step of the box velocity from the pressure, the volume and
+  // kinetic = dof k_B T (energy units).
+  void box_velocity_half_step(double pressure, double volume, double kinetic, double dt);
+  // The factors by which each velocity component is scaled twice.
+  Kokkos::Array<double, 3> velocity_factors(double dt) const;
+  // `box` scaled about the reference centre by one of the two half remaps.
+  ParticleBox half_remapped(const ParticleBox& box, double dt) const;
+  // The barostat's share of the conserved energy at volume V (energy units).
+  double energy(double volume) const;
+
+  std::vector<std::pair<std::string, double>> checkpoint_scalars() const;
+  void restore(const std::string& name, double value);
+
  private:
+  double kt() const { return units_.boltz * params_.temperature; }
+  double box_mass() const;
+  double chain_mass() const;
+
   BarostatParams params_;
   kernels::md::Units units_;
+  kernels::md::MtkBarostat mtk_;
+  double natoms_ = 0.0;
+  double volume0_ = 0.0;
+  double centre_[3] = {};
 };
 
 // `box` with every axis scaled by mu about its centre.

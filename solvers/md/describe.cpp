@@ -120,6 +120,11 @@ std::vector<std::string> describe(const Params& p) {
                     format(", tau_p %g", b.damp) +
                     format(", compressibility %g", b.compressibility) +
                     format(", T %g", b.temperature) + " (isotropic; Bernetti & Bussi 2020)");
+  } else if (b.style == BarostatStyle::mtk) {
+    lines.push_back(format("barostat: mtk, P0 = %g", b.pressure) + format(", damp %g", b.damp) +
+                    format(", chain %d", b.chain) +
+                    " (isotropic Martyna-Tobias-Klein with the Nose-Hoover thermostat, as "
+                    "LAMMPS fix npt iso)");
   }
   if (!(p.box.periodic[0] && p.box.periodic[1] && p.box.periodic[2])) {
     std::string letters;

@@ -55,6 +55,27 @@ void integrate_final(const Atoms& atoms, const TypeMasses& masses, double dt, do
       });
 }
 
+void drift(const Atoms& atoms, double dt) {
+  const auto x = atoms.x;
+  const auto v = atoms.v;
+  Kokkos::parallel_for(
+      "md::drift", Policy(0, atoms.nlocal), KOKKOS_LAMBDA(int i) {
+        for (int d = 0; d < 3; ++d) x(i, d) += dt * v(i, d);
+      });
+}
+
+void scale_velocity_components_twice(const Atoms& atoms, const Kokkos::Array<double, 3>& factor) {
+  const auto v = atoms.v;
+  const Kokkos::Array<double, 3> f = factor;
+  Kokkos::parallel_for(
+      "md::scale_velocity_components_twice", Policy(0, atoms.nlocal), KOKKOS_LAMBDA(int i) {
+        for (int d = 0; d < 3; ++d) {
+          v(i, d) *= f[d];
+          v(i, d) *= f[d];
+        }
+      });
+}
+
 void scale_velocities(const Atoms& atoms, double factor) {
   const auto v = atoms.v;
   Kokkos::parallel_for(

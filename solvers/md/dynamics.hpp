@@ -30,8 +30,13 @@ struct TypeMasses {
 void integrate_initial(const Atoms& atoms, const TypeMasses& masses, double dt, double ftm2v);
 // v += (dt ftm2v / 2m) f.
 void integrate_final(const Atoms& atoms, const TypeMasses& masses, double dt, double ftm2v);
+// x += dt v.
+void drift(const Atoms& atoms, double dt);
 // v *= factor.
 void scale_velocities(const Atoms& atoms, double factor);
+// v_d *= factor_d, twice (LAMMPS FixNH::nh_v_press: the two multiplications
+// enclose the triclinic cross terms, so the rounding is that of two).
+void scale_velocity_components_twice(const Atoms& atoms, const Kokkos::Array<double, 3>& factor);
 // This rank's sum of m v^2.
 double sum_mv2(const Atoms& atoms, const TypeMasses& masses, OrderedSum& sums);
 // This rank's sum of m v^2 over the owned atoms of type `type` (every_type: all).

@@ -30,18 +30,20 @@ struct ThermostatParams {
   kernels::md::Units units;
 };
 
-// [barostat] (docs/solvers/md.md; kernels/md/barostat.hpp): isotropic
-// pressure control by rescaling the box and the positions once per step.
-enum class BarostatStyle : int { none, berendsen, c_rescale };
+// [barostat] (docs/solvers/md.md; kernels/md/barostat.hpp, mtk.hpp): isotropic
+// pressure control by rescaling the box and the positions once per step
+// (berendsen, c_rescale) or by the MTK equations of motion of the box (mtk).
+enum class BarostatStyle : int { none, berendsen, c_rescale, mtk };
 
 struct BarostatParams {
   BarostatStyle style = BarostatStyle::none;
   double pressure = 0.0;         // target P0 (pressure units)
-  double damp = 1.0;             // Berendsen damp, C-rescale tau_p (time units)
+  double damp = 1.0;             // Berendsen damp, C-rescale tau_p, MTK Pdamp (time units)
   double modulus = 10.0;         // Berendsen bulk modulus B (LAMMPS default 10)
   double compressibility = 0.0;  // C-rescale beta_T (1 / pressure units)
-  double temperature = 0.0;      // C-rescale: the temperature of the noise
+  double temperature = 0.0;      // C-rescale: the noise's; MTK: the thermostat's T0
   long seed = 1;                 // C-rescale random stream
+  int chain = 3;                 // MTK: length of the barostat's chain (LAMMPS pchain)
 };
 
 // [constraints] style = "shake" (LAMMPS fix shake tol iter N b ... a ... t ...

@@ -44,6 +44,7 @@ MdSolver::MdSolver(const Params& params, const Decomposition& decomposition,
                             decomposition.comm());
   }
   load_particles(atoms);
+  barostat_.set_reference(params_.box, atoms_.total);
 }
 
 void MdSolver::rebuild(bool migrate) {
@@ -99,8 +100,13 @@ void MdSolver::step(double /*time*/, double dt, PhaseTimer& timer) {
   apply_barostat();
   cached_.reset();
   const double dof = degrees_of_freedom();
-  thermostat_.begin_step(atoms_, masses_, step_ + 1, dt, dof);
-  integrate_initial(atoms_, masses_, dt, params_.units.ftm2v);
+  if (barostat_.mtk()) {
+    mtk_initial_integrate(dt, dof);
+  } else {
+    thermostat_.begin_step(atoms_, masses_, step_ + 1, dt, dof);
+    integrate_initial(atoms_, masses_, dt, params_.units.ftm2v);
+  }
+  step_energy_.reset();
   schedule_.advance();
   {
     ScopedPhase comm(timer, Phase::halo, "md::comm");
@@ -124,7 +130,11 @@ void MdSolver::step(double /*time*/, double dt, PhaseTimer& timer) {
   constraints_.post_force(atoms_, masses_, comm_, dt, params_.units.ftm2v, step_ + 1);
   ++step_;
   integrate_final(atoms_, masses_, dt, params_.units.ftm2v);
-  thermostat_.end_step(atoms_, masses_, step_, dt, dof);
+  if (barostat_.mtk()) {
+    mtk_final_integrate(dt, dof);
+  } else {
+    thermostat_.end_step(atoms_, masses_, step_, dt, dof);
+  }
   constraints_.end_of_step(atoms_, masses_, comm_, dt, params_.units.ftm2v, step_);
   if (rdf_.due(step_)) rdf_.accumulate(atoms_, list_);
   print_thermo_if_due(false);
@@ -135,9 +145,17 @@ void MdSolver::print_thermo_if_due(bool start) {
   thermo_log_.print(thermo());
 }
 
+EnergyVirial MdSolver::step_energy_virial() {
+  if (step_ == 0 && setup_energy_) return *setup_energy_;
+  if (!step_energy_ || step_energy_step_ != step_) {
+    step_energy_ = forces_.energy_virial(atoms_, list_);
+    step_energy_step_ = step_;
+  }
+  return *step_energy_;
+}
+
 ThermoSums MdSolver::thermo_sums() {
-  const EnergyVirial ev =
-      step_ == 0 && setup_energy_ ? *setup_energy_ : forces_.energy_virial(atoms_, list_);
+  const EnergyVirial ev = step_energy_virial();
   constexpr int n = Energy::terms + 3;
   const double virial = ev.virial + constraints_.virial(atoms_);
   double local[n] = {sum_mv2(atoms_, masses_, sums_), virial, sum_mass(atoms_, masses_, sums_)};
@@ -156,6 +174,12 @@ ThermoSums MdSolver::thermo_sums() {
   return sums;
 }
 
+Thermo MdSolver::thermo_of(const ThermoSums& sums, double volume) const {
+  const kernels::md::TailTerms* tail = params_.tail ? &tail_ : nullptr;
+  return make_thermo(step_, sums, static_cast<double>(atoms_.total), degrees_of_freedom(), volume,
+                     tail, params_.units);
+}
+
 // With a barostat, as LAMMPS prints thermo after fix press/berendsen's
 // end_of_step: energies and virial of the step's forces, the volume (and, for
 // C-rescale, the velocities) after the rescale that ends the step.
@@ -163,17 +187,13 @@ Thermo MdSolver::thermo() {
   prepare_constraints();
   if (cached_ && cached_->step == step_) return *cached_;
   ThermoSums sums = thermo_sums();
-  const double natoms = static_cast<double>(atoms_.total);
-  const kernels::md::TailTerms* tail = params_.tail ? &tail_ : nullptr;
-  cached_ =
-      make_thermo(step_, sums, natoms, degrees_of_freedom(), local_.volume(), tail, params_.units);
+  cached_ = thermo_of(sums, local_.volume());
   pending_dilation_ = 1.0;
   if (barostat_due()) {
     const double mu = barostat_.dilation(cached_->press, cached_->volume, step_, params_.dt);
     pending_dilation_ = mu;
     if (barostat_.scales_velocities()) sums.mv2 /= mu * mu;
-    cached_ = make_thermo(step_, sums, natoms, degrees_of_freedom(),
-                          volume_of(dilated_box(params_.box, mu)), tail, params_.units);
+    cached_ = thermo_of(sums, volume_of(dilated_box(params_.box, mu)));
   }
   return *cached_;
 }
@@ -196,6 +216,7 @@ void MdSolver::resize_box(const ParticleBox& box) {
   forces_.box_changed(local_);
   constraints_.set_box(params_.box);
   cached_.reset();
+  step_energy_.reset();
 }
 
 // The box at the last list build too: load_particles gives each atom the
@@ -242,7 +263,8 @@ std::vector<Diagnostic> MdSolver::diagnostics(double /*time*/) {
   }
   if (thermostat_.couples()) {  // per atom in lj, as LAMMPS f_ID of fix nvt
     const double per = params_.units.per_atom_thermo ? static_cast<double>(atoms_.total) : 1.0;
-    const double ecouple = thermostat_.ecouple(degrees_of_freedom()) / per;
+    const double ecouple =
+        (thermostat_.ecouple(degrees_of_freedom()) + barostat_.energy(t.volume)) / per;
     d.push_back({"ecouple", ecouple});
     d.push_back({"econserve", t.tot_eng() + ecouple});
   }
@@ -278,6 +300,7 @@ std::vector<std::pair<std::string, double>> MdSolver::checkpoint_scalars() const
   std::vector<std::pair<std::string, double>> scalars = {
       {"md_step", static_cast<double>(step_)}, {"md_ago", static_cast<double>(schedule_.ago())}};
   for (const auto& scalar : thermostat_.checkpoint_scalars()) scalars.push_back(scalar);
+  for (const auto& scalar : barostat_.checkpoint_scalars()) scalars.push_back(scalar);
   if (const auto charges = forces_.charge_sums()) {
     scalars.push_back({"md_charge_sum", charges->sum});
     scalars.push_back({"md_charge_square_sum", charges->square_sum});
@@ -296,9 +319,11 @@ void MdSolver::restore(const std::vector<std::pair<std::string, double>>& scalar
     if (name == "md_step") step_ = std::lround(value);
     if (name == "md_ago") schedule_.set_ago(std::lround(value));
     thermostat_.restore(name, value);
+    barostat_.restore(name, value);
     restore_build_box(name, value);
   }
   cached_.reset();
+  step_energy_.reset();
   thermo_log_.reset();
 }
 

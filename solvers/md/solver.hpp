@@ -86,9 +86,20 @@ class MdSolver : public ParticleSolver {
   void print_thermo_if_due(bool start);
   // The global thermo sums of the current step (collective).
   ThermoSums thermo_sums();
+  // Energies and virial of the current step's forces (computed once a step).
+  EnergyVirial step_energy_virial();
+  // Thermo of `sums` with the current step's number and the given volume.
+  Thermo thermo_of(const ThermoSums& sums, double volume) const;
+  // Thermo of the velocities now, the current step's forces and box.
+  Thermo current_thermo() { return thermo_of(thermo_sums(), local_.volume()); }
   // Whether the barostat rescales the box at the end of the current step
   // (every step but step 0, as LAMMPS's end_of_step).
-  bool barostat_due() const { return barostat_.active() && step_ >= 1; }
+  bool barostat_due() const { return barostat_.rescales() && step_ >= 1; }
+  // The MTK barostat with the Nose-Hoover thermostat, LAMMPS FixNH's
+  // initial_integrate (chains, box velocity, kick, box, drift, box) and
+  // final_integrate (kick, box velocity, chains); solver_mtk.cpp.
+  void mtk_initial_integrate(double dt, double dof);
+  void mtk_final_integrate(double dt, double dof);
   // The barostat's rescale of the end of the last step, applied before the
   // next step begins (so a checkpoint holds the state its forces belong to).
   void apply_barostat();
@@ -133,6 +144,8 @@ class MdSolver : public ParticleSolver {
   std::optional<ChargeSums> restored_charges_;  // from the checkpoint, until the atoms load
   std::optional<EnergyVirial> setup_energy_;    // step 0 with constraints: before SHAKE's setup
   std::optional<Thermo> cached_;                // thermo() of the current step
+  std::optional<EnergyVirial> step_energy_;     // step_energy_virial() of step_energy_step_
+  long step_energy_step_ = -1;
 };
 
 }  // namespace cb::md

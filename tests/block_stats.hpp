@@ -59,4 +59,42 @@ inline Drift linear_drift(const std::vector<double>& t, const std::vector<double
   return drift;
 }
 
+// Pressure and volume of an NPT run sampled after a step, in `blocks` block
+// averages: <P>, <V> and var V (about the mean of all samples), each with
+// the standard error of its block values.
+struct NptSample {
+  double p = 0.0, p_error = 0.0, v = 0.0, v_error = 0.0, var = 0.0, var_error = 0.0;
+};
+
+inline NptSample npt_sample(const std::vector<double>& step, const std::vector<double>& press,
+                            const std::vector<double>& vol, double after_step, int blocks) {
+  std::vector<double> p, v;
+  for (std::size_t k = 0; k < step.size(); ++k) {
+    if (step[k] <= after_step) continue;
+    p.push_back(press[k]);
+    v.push_back(vol[k]);
+  }
+  const double v_mean = mean_of(v);
+  std::vector<double> squares;
+  for (double x : v) squares.push_back((x - v_mean) * (x - v_mean));
+  const std::vector<double> block_p = block_means(p, blocks), block_v = block_means(v, blocks),
+                            block_var = block_means(squares, blocks);
+  return {mean_of(block_p),           standard_error_of(block_p), mean_of(block_v),
+          standard_error_of(block_v), mean_of(block_var),         standard_error_of(block_var)};
+}
+
+// The isothermal compressibility two ways (Allen & Tildesley): from the
+// volume fluctuations at the middle pressure, var V / (k_B T <V>), and from
+// the response -(<V>(P + dP) - <V>(P - dP)) / (2 dP <V>(P)); with errors.
+struct Compressibility {
+  double fluctuation = 0.0, fluctuation_error = 0.0, response = 0.0, response_error = 0.0;
+};
+
+inline Compressibility compressibility(const NptSample& low, const NptSample& mid,
+                                       const NptSample& high, double pressure_step, double kt) {
+  const double v = mid.v, span = 2.0 * pressure_step;
+  return {mid.var / (kt * v), mid.var_error / (kt * v), -(high.v - low.v) / (span * v),
+          std::hypot(high.v_error, low.v_error) / (span * v)};
+}
+
 }  // namespace cb::test

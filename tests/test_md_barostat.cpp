@@ -4,6 +4,7 @@
 // holding the mean pressure at its target, agreeing across rank counts and
 // restarting bit for bit; their input errors.
 #include "bad_input.hpp"
+#include "block_stats.hpp"
 #include "cli_runner.hpp"
 #include "h5_read.hpp"
 #include "kernels/md/barostat.hpp"
@@ -17,7 +18,6 @@
 #include <cmath>
 #include <filesystem>
 #include <map>
-#include <numeric>
 #include <string>
 #include <utility>
 #include <vector>
@@ -35,18 +35,6 @@ CliResult run_md(int ranks, const std::string& out, const std::string& opts) {
   const std::string args =
       "run " + md_cases + "lj_melt.toml --output-dir " + out + no_files + " " + opts;
   return ranks == 1 ? run_cloudburst(args) : run_cloudburst_mpi(ranks, args);
-}
-
-double mean(const std::vector<double>& x) {
-  return std::accumulate(x.begin(), x.end(), 0.0) / static_cast<double>(x.size());
-}
-
-// The standard error of the mean of `x` (independent samples: block averages).
-double standard_error(const std::vector<double>& x) {
-  const double m = mean(x);
-  double s = 0.0;
-  for (double value : x) s += (value - m) * (value - m);
-  return std::sqrt(s / (x.size() - 1) / x.size());
 }
 
 // C-rescale on 256 atoms of the melt (4^3 cells) under CSVR at T = 1.5
@@ -232,10 +220,7 @@ TEST_CASE("C-rescale: the mean pressure at its target, volume fluctuations as co
   // Measured: <P> 4.538 +- 0.042, 5.034 +- 0.043, 5.535 +- 0.045; kappa_T
   // 0.0333 +- 0.0032 (fluctuations) against 0.0405 +- 0.0024 (response).
   const std::string dir = make_temp_dir("cb_md_c_rescale_");
-  struct Sample {
-    double p = 0.0, p_error = 0.0, v = 0.0, v_error = 0.0, var = 0.0, var_error = 0.0;
-  };
-  std::map<double, Sample> at;
+  std::map<double, NptSample> at;
   for (double target : {4.5, 5.0, 5.5}) {
     const std::string out = dir + "/p" + std::to_string(target);
     const CliResult r = run_md(1, out,
@@ -245,47 +230,19 @@ TEST_CASE("C-rescale: the mean pressure at its target, volume fluctuations as co
     INFO(r.output);
     REQUIRE(r.code == 0);
     const std::string csv = out + "/diagnostics.csv";
-    const std::vector<double> step = csv_column(csv, "step"), press = csv_column(csv, "press"),
-                              vol = csv_column(csv, "vol");
-    std::vector<double> p, v;
-    for (std::size_t k = 0; k < step.size(); ++k) {
-      if (step[k] <= 10000) continue;
-      p.push_back(press[k]);
-      v.push_back(vol[k]);
-    }
-    const int blocks = 20;
-    const std::size_t per = p.size() / blocks;
-    REQUIRE(per >= 20);
-    const double v_mean = mean(v);
-    std::vector<double> block_p(blocks, 0.0), block_v(blocks, 0.0), block_var(blocks, 0.0);
-    for (int b = 0; b < blocks; ++b) {
-      for (std::size_t k = b * per; k < (b + 1) * per; ++k) {
-        block_p[b] += p[k] / per;
-        block_v[b] += v[k] / per;
-        block_var[b] += (v[k] - v_mean) * (v[k] - v_mean) / per;
-      }
-    }
-    Sample s;
-    s.p = mean(block_p);
-    s.p_error = standard_error(block_p);
-    s.v = mean(block_v);
-    s.v_error = standard_error(block_v);
-    s.var = mean(block_var);
-    s.var_error = standard_error(block_var);
+    const NptSample s = npt_sample(csv_column(csv, "step"), csv_column(csv, "press"),
+                                   csv_column(csv, "vol"), 10000, 20);
     INFO("P0 " << target << ": <P> " << s.p << " +- " << s.p_error << ", <V> " << s.v << " +- "
                << s.v_error << ", var V " << s.var << " +- " << s.var_error);
     CHECK(std::abs(s.p - target) < 4.0 * s.p_error);
     CHECK(s.p_error < 0.1);
     at[target] = s;
   }
-  const double kt = 1.5, v = at[5.0].v;
-  const double fluctuation = at[5.0].var / (kt * v),
-               fluctuation_error = at[5.0].var_error / (kt * v);
-  const double response = -(at[5.5].v - at[4.5].v) / v;
-  const double response_error = std::hypot(at[5.5].v_error, at[4.5].v_error) / v;
-  INFO("kappa_T " << fluctuation << " +- " << fluctuation_error << " (fluctuations), " << response
-                  << " +- " << response_error << " (response)");
-  CHECK(std::abs(fluctuation - response) < 3.0 * std::hypot(fluctuation_error, response_error));
+  const Compressibility k = compressibility(at[4.5], at[5.0], at[5.5], 0.5, 1.5);
+  INFO("kappa_T " << k.fluctuation << " +- " << k.fluctuation_error << " (fluctuations), "
+                  << k.response << " +- " << k.response_error << " (response)");
+  CHECK(std::abs(k.fluctuation - k.response) <
+        3.0 * std::hypot(k.fluctuation_error, k.response_error));
   fs::remove_all(dir);
 }
 

@@ -72,6 +72,9 @@ const std::string moist_dynamics = moist + "water_dynamics = true\n";
 const std::string kessler =
     "[weather]\nmoisture = true\nrelative_humidity = 0.8\nbubble_relative_humidity = 1.0\n"
     "bubble_cloud = 0.004\n";
+// ... with the water's inertia (§10): the faces' pressure terms cross no rank, the cells'
+// total density does.
+const std::string kessler_inertia = kessler + "water_inertia = true\n";
 
 // Split in x, in z and in both (2-D), in x, y and z (3-D): the periodic x
 // boundary, the walls at bottom and top and the halo corners cross ranks;
@@ -103,7 +106,10 @@ std::vector<InvarianceRow> weather_invariance() {
        {"[2,1,1]", "[4,1,1]", "[3,1,1]"}},
       {"kessler3d",
        grid_case("weather", "thermal", "[16, 16, 12]", "steps = 12", kessler),
-       {"[2,2,1]", "[1,2,1]"}}};
+       {"[2,2,1]", "[1,2,1]"}},
+      {"kessler3d_inertia",
+       grid_case("weather", "thermal", "[16, 16, 12]", "steps = 12", kessler_inertia),
+       {"[2,2,1]"}}};
 }
 
 const std::string weno5 = "[cfd]\nreconstruction = \"weno5\"\n";
@@ -231,7 +237,11 @@ std::vector<RestartRow> restart_rows(const std::string& solver) {
         {"kessler",
          grid_case("weather", "thermal", "[48, 1, 24]", "steps = 14", kessler),
          7,
-         {{2, 2}, {1, 4}, {4, 1}}}};
+         {{2, 2}, {1, 4}, {4, 1}}},
+        {"kessler_inertia",
+         grid_case("weather", "thermal", "[48, 1, 24]", "steps = 14", kessler_inertia),
+         7,
+         {{2, 2}}}};
   return {{"dmr", grid_case("cfd", "double_mach", "[40, 10, 1]", "steps = 12"), 6, rank_pairs},
           {"cavity", grid_case("cfd", "cavity", "[16, 16, 1]", "steps = 12"), 6, rank_pairs},
           {"cylinder", grid_case("cfd", "isentropic_vortex", "[24, 24, 1]", "steps = 12", cylinder),

@@ -135,6 +135,20 @@ KOKKOS_INLINE_FUNCTION Vars diffusive_flux(const CellVelocityTheta& lo, const Ce
   return f;
 }
 
+// The fourth-order interface value of every variable of a stencil.
+KOKKOS_INLINE_FUNCTION Vars face_values(const Stencil& q) {
+  Vars values;
+  for (int v = 0; v < 5; ++v) values[v] = interpolate4(q[0][v], q[1][v], q[2][v], q[3][v]);
+  return values;
+}
+
+// The pressure term of a face's momentum flux (face_state's p), for the water's inertia
+// (kernels/weather/moist.hpp inertial_momentum_tendency).
+KOKKOS_INLINE_FUNCTION real face_pressure(const Stencil& q, const FaceBackground& face,
+                                          real eos_factor = 1) {
+  return face_state(face_values(q), face, eos_factor).p;
+}
+
 // Total flux through a face along `axis` from the stencil q of perturbation
 // variables: Euler flux of the interpolated state plus hyperviscous flux, plus
 // the diffusive flux when there is viscosity or diffusivity. At a wall face
@@ -144,12 +158,9 @@ KOKKOS_INLINE_FUNCTION Vars diffusive_flux(const CellVelocityTheta& lo, const Ce
 KOKKOS_INLINE_FUNCTION Vars face_flux(const Stencil& q, const FaceBackground& face,
                                       const CellBackground& lo, const CellBackground& hi, int axis,
                                       bool wall, const FluxParams& p, real eos_factor = 1) {
-  Vars values, d3;
-  for (int v = 0; v < 5; ++v) {
-    values[v] = interpolate4(q[0][v], q[1][v], q[2][v], q[3][v]);
-    d3[v] = third_difference(q[0][v], q[1][v], q[2][v], q[3][v]);
-  }
-  FaceState w = face_state(values, face, eos_factor);
+  Vars d3;
+  for (int v = 0; v < 5; ++v) d3[v] = third_difference(q[0][v], q[1][v], q[2][v], q[3][v]);
+  FaceState w = face_state(face_values(q), face, eos_factor);
   if (wall) {
     w.vel[axis] = 0;
     d3[dens] = 0;

@@ -24,11 +24,23 @@ KOKKOS_INLINE_FUNCTION T vapour_factor(T qv) {
 // (kernels/weather/tendency.hpp buoyancy), rho_t = rho_d (1 + qv + qc + qr) the total density:
 // the perturbation rho' of the dry density plus that of the water densities rho_water =
 // rho_d (qv + qc + qr) about the background's (water loading), once the moist hydrostatic
-// balance dp_bar/dz = -rho_t_bar g has been subtracted. The momentum stays that of the dry air
-// (the inertia of the water, 2 % at most, is neglected; its weight is not).
+// balance dp_bar/dz = -rho_t_bar g has been subtracted. The momentum stays that of the dry air;
+// its inertia (2 % at most) is the water_inertia option (inertial_momentum_tendency).
 KOKKOS_INLINE_FUNCTION real total_density_perturbation(real rho_pert, real rho_water,
                                                        real rho_water_bar) {
   return rho_pert + (rho_water - rho_water_bar);
+}
+
+// The momentum tendency of a cell with the inertia of its water (WRF's form: Klemp et al.
+// 2007, eqs. 2-3): the state's momentum is the dry air's, rho_d Du/Dt = -(rho_d / rho_t) grad p
+// - rho_d g z, so once the balance dp_bar/dz = -rho_t_bar g is taken off, the pressure part
+// of the flux difference and the buoyancy -(rho_t - rho_t_bar) g are scaled by rho_d / rho_t
+// and the advective rest is not. rho_t = rho_d + rho_water.
+KOKKOS_INLINE_FUNCTION real inertial_momentum_tendency(real flux_tendency, real pressure_tendency,
+                                                       real buoyancy, real rho_dry,
+                                                       real rho_water) {
+  return (flux_tendency - pressure_tendency) +
+         (pressure_tendency + buoyancy) * (rho_dry / (rho_dry + rho_water));
 }
 
 // Moist hydrostatic balance in terms of the Exner function pi = (p / p0)^(Rd / cp):

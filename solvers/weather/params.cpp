@@ -60,7 +60,7 @@ void read_grid(io::CaseFile& file, Params& p, const CaseDefaults& d) {
 void read_moisture(io::CaseFile& file, Moisture& m) {
   m.enabled = file.get<bool>("weather", "moisture", false);
   if (!m.enabled) {
-    for (const char* key : {"microphysics", "water_dynamics", "relative_humidity",
+    for (const char* key : {"microphysics", "water_dynamics", "water_inertia", "relative_humidity",
                             "bubble_relative_humidity", "bubble_cloud"}) {
       if (file.has("weather", key))
         file.fail("weather", key,
@@ -73,6 +73,11 @@ void read_moisture(io::CaseFile& file, Moisture& m) {
   m.kessler = scheme != "none";
   m.rain = scheme == "kessler";
   m.dynamics = file.get<bool>("weather", "water_dynamics", m.kessler);
+  m.inertia = file.get<bool>("weather", "water_inertia", false);
+  if (m.inertia && !m.dynamics)
+    file.fail(
+        "weather", "water_inertia",
+        "[weather] water_inertia: needs water_dynamics (the water must weigh to have inertia)");
   m.relative_humidity =
       file.get<double>("weather", "relative_humidity", 0.0, io::Bounds::closed(0.0, 1.5));
   m.bubble_relative_humidity = file.get<double>("weather", "bubble_relative_humidity",

@@ -26,6 +26,9 @@ struct Moisture {
   // with microphysics ("kessler", "saturation"), off with "none" (passive water: the dry
   // fields bit for bit).
   bool dynamics = false;
+  // [weather] water_inertia (needs water_dynamics; default false): the water's inertia in the
+  // momentum equations, the pressure gradient and gravity acting on the total mass (§10).
+  bool inertia = false;
   double relative_humidity = 0.0;
   double bubble_relative_humidity = 0.0;
   double bubble_cloud = 0.0;  // kg/kg

@@ -7,9 +7,12 @@
 namespace cb::weather {
 namespace {
 
+using kernels::weather::buoyancy;
 using kernels::weather::face_flux;
+using kernels::weather::face_pressure;
 using kernels::weather::face_viscosity;
 using kernels::weather::FluxParams;
+using kernels::weather::inertial_momentum_tendency;
 using kernels::weather::interpolate4;
 using kernels::weather::limited_flux;
 using kernels::weather::momentum_forcing;
@@ -38,7 +41,7 @@ struct Directional {
                      const Column& r_int, const Column& rt_int, const Column& p_int,
                      const WaterColumns& hy_ratio, const FluxParams& params, int wall_low,
                      int wall_high, int ntracers, bool water_dynamics, const Field& eddy,
-                     real inverse_prandtl, const Policy3& faces) {
+                     real inverse_prandtl, const Field& pressure, const Policy3& faces) {
     constexpr int di = Axis == 0, dj = Axis == 1, dk = Axis == 2;
     Kokkos::parallel_for(
         "weather::fluxes", faces, KOKKOS_LAMBDA(int k, int j, int i) {
@@ -61,6 +64,7 @@ struct Directional {
           const Vars f = face_flux(q, bg, cell_background(r, rt, k - dk), cell_background(r, rt, k),
                                    Axis, wall, p, factor);
           for (int v = 0; v < NVars; ++v) flux(v, k, j, i) = f[v];
+          if (pressure.extent(0) > 0) pressure(0, k, j, i) = face_pressure(q, bg, factor);
           if (ntracers == 0) return;
           const real rho_face =
               interpolate4(q[0][Var::dens], q[1][Var::dens], q[2][Var::dens], q[3][Var::dens]) +
@@ -114,24 +118,34 @@ struct Directional {
 
   // out = init + dt * (-(F_high - F_low) / h + sources): gravity in the vertical step (on
   // the total density with water dynamics), and the gravity_waves case's momentum forcing in
-  // every step.
+  // every step. With the water's inertia (`pressure`: the faces' pressure terms) the momentum
+  // along the axis feels its pressure part and gravity through rho_d / rho_t.
   static void tendencies(const Field& s0, const Field& s, const Field& s1, const Field& flux,
-                         const Column& hy_r, const WaterColumns& hy_water, real h, real dt,
-                         bool forced, bool water_dynamics, const CaseSetup& c,
+                         const Field& pressure, const Column& hy_r, const WaterColumns& hy_water,
+                         real h, real dt, bool forced, bool water_dynamics, const CaseSetup& c,
                          const LocalGrid& grid, const CellPolicy& cells) {
     constexpr int di = Axis == 0, dj = Axis == 1, dk = Axis == 2;
+    constexpr int mom = Axis == 0 ? Var::umom : Axis == 1 ? Var::vmom : Var::wmom;
     Kokkos::parallel_for(
         "weather::apply_tendencies", cells, KOKKOS_LAMBDA(int k, int j, int i) {
-          real rho_pert = s(Var::dens, k, j, i);
-          if (Axis == 2 && water_dynamics) {
-            const real water = s(NVars, k, j, i) + s(NVars + 1, k, j, i) + s(NVars + 2, k, j, i);
-            const real water_bar =
-                real(hy_water(0, k)) + real(hy_water(1, k)) + real(hy_water(2, k));
-            rho_pert = total_density_perturbation(rho_pert, water, water_bar);
+          real rho_pert = s(Var::dens, k, j, i), water = 0;
+          if (water_dynamics) {
+            water = s(NVars, k, j, i) + s(NVars + 1, k, j, i) + s(NVars + 2, k, j, i);
+            if (Axis == 2) {
+              const real water_bar =
+                  real(hy_water(0, k)) + real(hy_water(1, k)) + real(hy_water(2, k));
+              rho_pert = total_density_perturbation(rho_pert, water, water_bar);
+            }
           }
-          Vars tend =
-              sweep_tendency(gather_cell<NVars>(flux, k, j, i),
-                             gather_cell<NVars>(flux, k + dk, j + dj, i + di), h, rho_pert, Axis);
+          const Vars low = gather_cell<NVars>(flux, k, j, i);
+          const Vars high = gather_cell<NVars>(flux, k + dk, j + dj, i + di);
+          Vars tend = sweep_tendency(low, high, h, rho_pert, Axis);
+          if (pressure.extent(0) > 0) {
+            const real gradient = -(pressure(0, k + dk, j + dj, i + di) - pressure(0, k, j, i)) / h;
+            tend[mom] = inertial_momentum_tendency(-(high[mom] - low[mom]) / h, gradient,
+                                                   Axis == 2 ? buoyancy(rho_pert) : real(0),
+                                                   s(Var::dens, k, j, i) + real(hy_r(k)), water);
+          }
           if (forced) {
             const double x = grid.center(0, i), y = grid.center(1, j), z = grid.center(2, k);
             tend[Var::wmom] +=
@@ -202,7 +216,7 @@ void WeatherSolver::compute_fluxes(const Field& state, int axis, double dt) {
                        hy_dens_theta_cell_, hy_dens_int_, hy_dens_theta_int_, hy_pressure_int_,
                        hy_water_ratio_, p, wall_low, wall_high, params_.tracers(),
                        params_.moisture.dynamics, eddy_, real(1 / params_.turbulence.prandtl),
-                       faces);
+                       face_pressure_, faces);
 }
 
 void WeatherSolver::limit_tracer_fluxes(const Field& init, int axis, double dt) {
@@ -222,9 +236,10 @@ void WeatherSolver::apply_tracer_tendencies(const Field& init, const Field& out,
 void WeatherSolver::apply_tendencies(const Field& init, const Field& forcing, const Field& out,
                                      int axis, double dt) {
   dispatch<TendencyLaunch>(axis, params_.dynamic_variables(), init, forcing, out, flux_,
-                           hy_dens_cell_, hy_water_cell_, real(params_.geometry.spacing(axis)),
-                           real(dt), setup_.kind == Case::gravity_waves, params_.moisture.dynamics,
-                           setup_, local_grid(), owned_cells(decomposition_.local_cells(), ghost_));
+                           face_pressure_, hy_dens_cell_, hy_water_cell_,
+                           real(params_.geometry.spacing(axis)), real(dt),
+                           setup_.kind == Case::gravity_waves, params_.moisture.dynamics, setup_,
+                           local_grid(), owned_cells(decomposition_.local_cells(), ghost_));
 }
 
 }  // namespace cb::weather

@@ -62,6 +62,12 @@ const std::map<std::string, std::string> npt_columns = {
     {"Temp", "temp"},   {"PotEng", "pe"},  {"TotEng", "tot_eng"},
     {"Press", "press"}, {"Volume", "vol"}, {"Density", "density"}};
 
+const std::map<std::string, std::string> npt_tensor_columns = [] {
+  std::map<std::string, std::string> columns = npt_columns;
+  columns.insert({{"Pxx", "pxx"}, {"Pyy", "pyy"}, {"Pzz", "pzz"}});
+  return columns;
+}();
+
 std::string lmp_melt_input(const std::string& pair_extra, const std::string& neighbor,
                            const std::string& fixes, const std::string& keywords, int every,
                            int steps) {

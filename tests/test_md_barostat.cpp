@@ -183,14 +183,15 @@ TEST_CASE("Berendsen barostat with molecules as lmp: the peptide on 1 and 2 rank
   // validation/md/in.peptide_bench (in.peptide's force field, Ewald 1e-4, 1 fs,
   // no SHAKE) with fix press/berendsen iso 1.0 1.0 100.0 modulus 20000 beside
   // fix nve, 100 steps: bonded terms take their minimum images in the new
-  // box. Measured: within 1.1e-11 of lmp's %.15g rows (Press; the others
-  // 2e-13); tolerance 1e-8 relative.
+  // box; the pressure tensor's diagonal (pair, Ewald, bonded terms and 1-4
+  // pairs by axis). Measured: within 1.1e-11 of lmp's %.15g rows (Press; the
+  // others 2e-13); tolerance 1e-8 relative.
   const std::string data = lammps_examples + "peptide/data.peptide";
   if (!lmp_with(data)) SKIP("lmp or lammps-examples (" + data + ") is not installed");
   const std::string dir = make_temp_dir("cb_md_berendsen_peptide_");
   const std::string input = peptide_bench_input(
       "fix 1 all nve\nfix 2 all press/berendsen iso 1.0 1.0 100.0 modulus 20000.0",
-      "step temp pe etotal press vol density", 20);
+      "step temp pe etotal press vol density pxx pyy pzz", 20);
   const auto lmp = lmp_thermo_rows(dir, input);
   REQUIRE(lmp.size() == 6);
   write_text(dir + "/peptide.toml",
@@ -203,7 +204,8 @@ TEST_CASE("Berendsen barostat with molecules as lmp: the peptide on 1 and 2 rank
     const CliResult r = ranks == 1 ? run_cloudburst(args) : run_cloudburst_mpi(ranks, args);
     INFO(r.output);
     REQUIRE(r.code == 0);
-    compare_rows(out, lmp, npt_columns, 1e-8, "peptide on " + std::to_string(ranks) + " rank(s):");
+    compare_rows(out, lmp, npt_tensor_columns, 1e-8,
+                 "peptide on " + std::to_string(ranks) + " rank(s):");
   }
   fs::remove_all(dir);
 }
@@ -326,6 +328,14 @@ TEST_CASE("barostat input errors are named", "[md][input][barostat]") {
         " --set thermostat.damp=0.5 --set barostat.style=mtk --set barostat.pressure=1.0"
         " --set barostat.damp=1.0 --set barostat.modulus=10.0",
         {"barostat.modulus", "berendsen"}},
+       {"a coupling for Berendsen",
+        berendsen + " --set barostat.coupling=\"aniso\"",
+        {"barostat.coupling", "mtk"}},
+       {"an unknown MTK coupling",
+        "--set thermostat.style=nose_hoover --set thermostat.temperature=1.0"
+        " --set thermostat.damp=0.5 --set barostat.style=mtk --set barostat.pressure=1.0"
+        " --set barostat.damp=1.0 --set barostat.coupling=\"xy\"",
+        {"barostat.coupling"}},
        {"an MTK chain of none",
         "--set thermostat.style=nose_hoover --set thermostat.temperature=1.0"
         " --set thermostat.damp=0.5 --set barostat.style=mtk --set barostat.pressure=1.0"

@@ -30,17 +30,19 @@ CliResult run_ranks(int ranks, const std::string& args) {
 }
 
 // Debian's lmp (29 Sep 2021) counts the barostat chain's first position
-// with 3 k_B T (one per barostatted axis) in fix npt's energy f_ID while its
-// equations of motion use k_B T; ours is the conserved k_B T form. lmp's
-// f_ID less 2 k_B T eta_p0 (f_ID[9] with tchain 3) is ours; `per` is the
-// thermo normalisation (the atom count in lj units, else 1).
+// with 3 k_B T (one per barostatted axis) in fix npt's energy f_ID; with iso
+// its equations of motion use k_B T, and ours is that conserved form: lmp's
+// f_ID less `extra_kt` k_B T eta_p0 (f_ID[9] with tchain 3; 2 with iso, 0
+// with aniso) is ours; `per` is the thermo normalisation (the atom count in
+// lj units, else 1).
 void check_ecouple(const std::string& out, const std::vector<std::map<std::string, double>>& lmp,
-                   double kt, double per, double tolerance, const std::string& what) {
+                   double kt, double per, double extra_kt, double tolerance,
+                   const std::string& what) {
   const std::vector<double> ours = csv_column(out + "/diagnostics.csv", "ecouple");
   REQUIRE(ours.size() == lmp.size());
   CHECK(ours.front() == 0.0);
   for (std::size_t r = 1; r < lmp.size(); ++r) {
-    const double reference = lmp[r].at("f_1") - 2.0 * kt * lmp[r].at("f_1[9]") / per;
+    const double reference = lmp[r].at("f_1") - extra_kt * kt * lmp[r].at("f_1[9]") / per;
     check_relative(ours[r], reference, tolerance, what + " ecouple, row " + std::to_string(r));
   }
 }
@@ -73,7 +75,7 @@ std::string lmp_water_npt_input() {
                 "fix 1 all npt temp 300.0 300.0 100.0 iso 1.0 1.0 1000.0\n");
   const std::string keywords = "step temp pe etotal press ebond eangle elong";
   input.replace(input.find(keywords), keywords.size(),
-                "step temp pe etotal press vol density elong f_1 f_1[9]");
+                "step temp pe etotal press vol density pxx pyy pzz elong f_1 f_1[9]");
   return input;
 }
 
@@ -86,7 +88,7 @@ TEST_CASE("MTK kernels: hand-computed half steps, factors and energy", "[md][ker
   // P 3, P0 1, V 10, dof k T 6, W 2, N 2, nktv2p 1, dt 0.1: K_mtk = 6 / 6 = 1,
   // force (3 - 1) 10 / 2 + 1 / 2 = 10.5, omega_dot = 0.525 on each axis,
   // mtk_term2 = 3 0.525 / 6 = 0.2625.
-  b.omega_half_step(3.0, 1.0, 10.0, 6.0, 2.0, 2.0, 1.0, 0.1);
+  b.omega_half_step({3.0, 3.0, 3.0}, 1.0, 10.0, 6.0, 2.0, 2.0, 1.0, 0.1);
   for (double o : b.omega_dot) CHECK_THAT(o, WithinRel(0.525, 1e-15));
   CHECK_THAT(b.mtk_term2, WithinRel(0.2625, 1e-15));
   CHECK_THAT(b.velocity_factor(1, 0.1), WithinRel(std::exp(-0.025 * 0.7875), 1e-15));
@@ -107,31 +109,37 @@ TEST_CASE("MTK kernels: hand-computed half steps, factors and energy", "[md][ker
   CHECK_THAT(b.etap[0], WithinRel(0.05 * e1, 1e-14));
 }
 
-TEST_CASE("MTK barostat as lmp fix npt iso: the LJ melt on 1 and 2 ranks",
+TEST_CASE("MTK barostat as lmp fix npt iso and aniso: the LJ melt on 1 and 2 ranks",
           "[md][validation][barostat][mpi]") {
-  // fix npt temp 1.5 1.5 0.5 iso 1.0 1.0 2.0 (tchain 3, pchain 3), 100
-  // steps: the volume grows by 6.8 %. Measured: Temp, Press, Volume equal to
-  // lmp's %.15g digits on 1 and 2 ranks; tolerance 1e-9 relative.
+  // fix npt temp 1.5 1.5 0.5 iso (aniso) 1.0 1.0 2.0 (tchain 3, pchain 3),
+  // 100 steps: the volume grows by 6.8 %; aniso moves each axis by its own
+  // P_aa (Lx 17.1725, Ly 17.1693 at step 100 in lmp). Measured: Temp, Press,
+  // Pxx, Pyy, Pzz, Volume within 1.5e-14 of lmp's %.15g digits on 1 and 2
+  // ranks (PotEng 8.7e-13, TotEng 2.3e-12); tolerance 1e-9 relative.
   if (run_shell("command -v lmp").code != 0) SKIP("lmp is not installed");
   const std::string dir = make_temp_dir("cb_md_mtk_melt_");
-  const auto lmp = lmp_thermo_rows(
-      dir, lmp_melt_input("pair_modify tail yes\n", "neigh_modify every 1 delay 0 check yes\n",
-                          "fix 1 all npt temp 1.5 1.5 0.5 iso 1.0 1.0 2.0\n",
-                          "step temp pe etotal press vol density f_1 f_1[9]", 20, 100));
-  REQUIRE(lmp.size() == 6);
-  for (int ranks : {1, 2}) {
-    const std::string out = dir + "/np" + std::to_string(ranks);
-    const CliResult r =
-        run_ranks(ranks, "run " + md_cases + "lj_melt.toml --output-dir " + out + melt_npt +
-                             " --set run.steps=100 --set thermo.every_steps=20"
-                             " --set diagnostics.every_steps=20");
-    INFO(r.output);
-    REQUIRE(r.code == 0);
-    const std::string what = std::to_string(ranks) + " rank(s):";
-    compare_rows(out, lmp, npt_columns, 1e-9, what);
-    check_ecouple(out, lmp, 1.5, 4000.0, 1e-9, what);
+  for (const std::string coupling : {"iso", "aniso"}) {
+    const auto lmp = lmp_thermo_rows(
+        dir,
+        lmp_melt_input("pair_modify tail yes\n", "neigh_modify every 1 delay 0 check yes\n",
+                       "fix 1 all npt temp 1.5 1.5 0.5 " + coupling + " 1.0 1.0 2.0\n",
+                       "step temp pe etotal press vol density pxx pyy pzz f_1 f_1[9]", 20, 100));
+    REQUIRE(lmp.size() == 6);
+    for (int ranks : {1, 2}) {
+      const std::string out = dir + "/" + coupling + std::to_string(ranks);
+      const CliResult r = run_ranks(ranks, "run " + md_cases + "lj_melt.toml --output-dir " + out +
+                                               melt_npt + " --set barostat.coupling=" + coupling +
+                                               " --set run.steps=100 --set thermo.every_steps=20"
+                                               " --set diagnostics.every_steps=20");
+      INFO(r.output);
+      REQUIRE(r.code == 0);
+      const std::string what = coupling + " on " + std::to_string(ranks) + " rank(s):";
+      compare_rows(out, lmp, npt_tensor_columns, 1e-9, what);
+      check_ecouple(out, lmp, 1.5, 4000.0, coupling == "iso" ? 2.0 : 0.0, 1e-9, what);
+    }
+    CHECK(lmp.back().at("Volume") > 1.05 * lmp.front().at("Volume"));
+    if (coupling == "aniso") CHECK(lmp.back().at("Pxx") != lmp.back().at("Pyy"));
   }
-  CHECK(lmp.back().at("Volume") > 1.05 * lmp.front().at("Volume"));
   fs::remove_all(dir);
 }
 
@@ -149,8 +157,9 @@ TEST_CASE("MTK barostat with SHAKE and PPPM as lmp: SPC/E water on 1 and 2 ranks
   REQUIRE(lmp.size() == 5);
   write_text(dir + "/water.toml", water_npt_case(40));
   const std::map<std::string, std::string> columns = {
-      {"Temp", "temp"},  {"PotEng", "pe"},    {"TotEng", "tot_eng"}, {"Press", "press"},
-      {"Volume", "vol"}, {"E_long", "elong"}, {"Density", "density"}};
+      {"Temp", "temp"},  {"PotEng", "pe"},    {"TotEng", "tot_eng"},  {"Press", "press"},
+      {"Volume", "vol"}, {"E_long", "elong"}, {"Density", "density"}, {"Pxx", "pxx"},
+      {"Pyy", "pyy"},    {"Pzz", "pzz"}};
   for (int ranks : {1, 2}) {
     const std::string out = dir + "/np" + std::to_string(ranks);
     const CliResult r = run_ranks(ranks, "run " + dir + "/water.toml --output-dir " + out);
@@ -158,7 +167,7 @@ TEST_CASE("MTK barostat with SHAKE and PPPM as lmp: SPC/E water on 1 and 2 ranks
     REQUIRE(r.code == 0);
     const std::string what = "water on " + std::to_string(ranks) + " rank(s):";
     compare_rows(out, lmp, columns, 1e-9, what);
-    check_ecouple(out, lmp, 0.0019872067 * 300.0, 1.0, 1e-9, what);
+    check_ecouple(out, lmp, 0.0019872067 * 300.0, 1.0, 2.0, 1e-9, what);
   }
   write_text(dir + "/half.toml", water_npt_case(20));
   const std::string split = dir + "/split";

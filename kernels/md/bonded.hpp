@@ -100,6 +100,15 @@ KOKKOS_INLINE_FUNCTION double term_virial(const double (&x)[N][3], const double 
   return w;
 }
 
+// Its component along axis d: sum_i (x_i,d - x_0,d) f_i,d (the pressure tensor's diagonal).
+template <int N>
+KOKKOS_INLINE_FUNCTION double term_virial_axis(const double (&x)[N][3], const double (&f)[N][3],
+                                               int d) {
+  double w = 0.0;
+  for (int i = 1; i < N; ++i) w += (x[i][d] - x[0][d]) * f[i][d];
+  return w;
+}
+
 // ---- dispatch by style -----------------------------------------------------
 
 enum class BondStyle : int { none, harmonic };

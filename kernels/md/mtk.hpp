@@ -7,8 +7,10 @@
 //
 // Per axis d the box velocity omega_dot_d (1/time) with mass
 // W = (N + 1) k_B T0 / p_freq^2, p_freq = 1/damp, moves as
-//   d omega_dot_d / dt = ((P - P0) V / nktv2p + K_mtk) / W,
+//   d omega_dot_d / dt = ((P_d - P0) V / nktv2p + K_mtk) / W,
 //   K_mtk = dof k_B T / (3 N)                       (mtk_term1)
+// with P_d the scalar pressure on every axis (iso) or the tensor's P_dd
+// (aniso, where K_mtk = sum_a m v_a^2 / (3 N), LAMMPS's mvv_current)
 // the velocities by v *= exp(-dt/4 (omega_dot_d + mtk_term2)) twice per half
 // step, mtk_term2 = sum_d omega_dot_d / (3 N), and the box about its centre
 // by exp(dt/2 omega_dot_d) before and after the drift. The barostat's chain
@@ -31,6 +33,9 @@ struct MtkBarostat {
   double etap[max_barostat_chain] = {};  // chain positions
   double etap_dot[max_barostat_chain + 1] = {};
   double mtk_term2 = 0.0;  // set by every omega_half_step
+  // The kinetic energy the chain's first element drives the box towards, in
+  // k_B T0: one box variable (iso) or one per axis (aniso; LAMMPS lkt_press).
+  double box_dof = 1.0;
 
   // Half step of the barostat's chain (LAMMPS nhc_press_integrate, one
   // Suzuki-Yoshida weight, no drag); kt = k_B T0, w and q the masses above.
@@ -38,24 +43,27 @@ struct MtkBarostat {
     const double dt8 = 0.125 * dt, dt4 = 0.25 * dt, dthalf = 0.5 * dt;
     const auto force = [&](int k) { return (q * etap_dot[k - 1] * etap_dot[k - 1] - kt) / q; };
     for (int k = length - 1; k > 0; --k) chain_kick(k, force(k), dt4, dt8);
-    const double expfac = chain_kick(0, (box_kinetic(w) - kt) / q, dt4, dt8);
+    const double lkt = box_dof * kt;
+    const double expfac = chain_kick(0, (box_kinetic(w) - lkt) / q, dt4, dt8);
     for (int k = 0; k < length; ++k) etap[k] += dthalf * etap_dot[k];
     const double factor = std::exp(-dthalf * etap_dot[0]);
     for (double& o : omega_dot) o *= factor;
     etap_dot[0] *= expfac;
-    etap_dot[0] += (box_kinetic(w) - kt) / q * dt4;
+    etap_dot[0] += (box_kinetic(w) - lkt) / q * dt4;
     etap_dot[0] *= expfac;
     for (int k = 1; k < length; ++k) chain_kick(k, force(k), dt4, dt8);
   }
 
   // Half step of the box velocities (LAMMPS nh_omega_dot) from the pressure
-  // P and target P0, the volume, kinetic = dof k_B T, the atom count.
-  void omega_half_step(double pressure, double target, double volume, double kinetic, double w,
-                       double natoms, double nktv2p, double dt) {
+  // along each axis (iso: the scalar P on all three; aniso: P_aa) and the
+  // target P0, the volume, kinetic (iso: dof k_B T; aniso: sum_a m v_a^2 in
+  // energy units), the atom count.
+  void omega_half_step(const double (&pressure)[3], double target, double volume, double kinetic,
+                       double w, double natoms, double nktv2p, double dt) {
     const double term1 = kinetic / (3.0 * natoms);
-    for (double& o : omega_dot) {
-      const double f_omega = (pressure - target) * volume / (w * nktv2p) + term1 / w;
-      o += f_omega * (0.5 * dt);
+    for (int d = 0; d < 3; ++d) {
+      const double f_omega = (pressure[d] - target) * volume / (w * nktv2p) + term1 / w;
+      omega_dot[d] += f_omega * (0.5 * dt);
     }
     mtk_term2 = (omega_dot[0] + omega_dot[1] + omega_dot[2]) / (3.0 * natoms);
   }
@@ -74,7 +82,7 @@ struct MtkBarostat {
     double e = 0.0;
     for (const double o : omega_dot)
       e += 0.5 * o * o * w + target * (volume - volume0) / (3.0 * nktv2p);
-    e += kt * etap[0] + 0.5 * q * etap_dot[0] * etap_dot[0];
+    e += box_dof * kt * etap[0] + 0.5 * q * etap_dot[0] * etap_dot[0];
     for (int k = 1; k < length; ++k) e += kt * etap[k] + 0.5 * q * etap_dot[k] * etap_dot[k];
     return e;
   }

@@ -30,6 +30,7 @@ double Barostat::dilation(double pressure, double volume, long step, double dt) 
 
 void Barostat::set_reference(const ParticleBox& box, std::int64_t natoms) {
   mtk_.length = params_.chain;
+  mtk_.box_dof = params_.aniso ? 3.0 : 1.0;
   natoms_ = static_cast<double>(natoms);
   volume0_ = volume_of(box);
   for (int d = 0; d < 3; ++d) centre_[d] = 0.5 * (box.lo[d] + box.hi[d]);
@@ -51,9 +52,15 @@ void Barostat::chain_half_step(double dt) {
   mtk_.chain_half_step(kt(), box_mass(), chain_mass(), dt);
 }
 
-void Barostat::box_velocity_half_step(double pressure, double volume, double kinetic, double dt) {
-  mtk_.omega_half_step(pressure, params_.pressure, volume, kinetic, box_mass(), natoms_,
-                       units_.nktv2p, dt);
+void Barostat::box_velocity_half_step(const Thermo& now, double dof, double dt) {
+  if (params_.aniso) {
+    const double* p = now.press_axes;
+    mtk_.omega_half_step({p[0], p[1], p[2]}, params_.pressure, now.volume, now.mv2_axes_energy,
+                         box_mass(), natoms_, units_.nktv2p, dt);
+  } else {
+    mtk_.omega_half_step({now.press, now.press, now.press}, params_.pressure, now.volume,
+                         dof * units_.boltz * now.temp, box_mass(), natoms_, units_.nktv2p, dt);
+  }
 }
 
 Kokkos::Array<double, 3> Barostat::velocity_factors(double dt) const {

@@ -15,6 +15,7 @@
 #include "kernels/md/mtk.hpp"
 #include "solvers/md/atoms.hpp"
 #include "solvers/md/params.hpp"
+#include "solvers/md/thermo.hpp"
 
 #include <cstdint>
 #include <string>
@@ -42,9 +43,9 @@ class Barostat {
   // Half step of the barostat's chain (before the thermostat's at the start
   // of a step, after it at the end).
   void chain_half_step(double dt);
-  // Half step of the box velocity from the pressure, the volume and
-  // kinetic = dof k_B T (energy units).
-  void box_velocity_half_step(double pressure, double volume, double kinetic, double dt);
+  // Half step of the box velocities from the state now: iso from the scalar
+  // pressure and dof k_B T, aniso from the tensor's diagonal and sum m v_a^2.
+  void box_velocity_half_step(const Thermo& now, double dof, double dt);
   // The factors by which each velocity component is scaled twice.
   Kokkos::Array<double, 3> velocity_factors(double dt) const;
   // `box` scaled about the reference centre by one of the two half remaps.

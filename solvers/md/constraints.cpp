@@ -367,20 +367,27 @@ double Constraints::max_deviation(const Atoms& atoms) const {
   return everywhere;
 }
 
-// sum_a (x_a - x_central) . f_a over a cluster is sum_k G_k r_k^2, its virial.
-double Constraints::virial(const Atoms& atoms) {
-  if (!on_) return 0.0;
+// sum_a (x_a - x_central) . f_a over a cluster is sum_k G_k r_k^2, its virial;
+// its terms per axis are the diagonal.
+EnergyVirial Constraints::virial(const Atoms& atoms) {
+  EnergyVirial ev;
+  if (!on_) return ev;
   const ClusterEval eval = evaluator(atoms, nullptr);
   const auto fc = atoms.f_constraint;
-  const Sums<1> sums = sums_.sum<1>(
+  const Sums<4> sums = sums_.sum<4>(
       "md::shake_virial", atoms.nlocal, KOKKOS_LAMBDA(int i, double* acc) {
         if (eval.cluster(i, 0) == 0) return;
         const double xi[3] = {eval.x(i, 0), eval.x(i, 1), eval.x(i, 2)};
         const int central = eval.copies.nearest(eval.x, eval.cluster(i, 1), xi);
-        for (int d = 0; d < 3; ++d)
-          acc[0] += eval.nearest(eval.x(i, d) - eval.x(central, d), d) * fc(i, d);
+        for (int d = 0; d < 3; ++d) {
+          const double w = eval.nearest(eval.x(i, d) - eval.x(central, d), d) * fc(i, d);
+          acc[0] += w;
+          acc[1 + d] += w;
+        }
       });
-  return sums[0];
+  ev.virial = sums[0];
+  for (int d = 0; d < 3; ++d) ev.virial_axes[d] = sums[1 + d];
+  return ev;
 }
 
 }  // namespace cb::md

@@ -44,6 +44,7 @@
 #include "solvers/md/cluster_eval.hpp"
 #include "solvers/md/comm.hpp"
 #include "solvers/md/dynamics.hpp"
+#include "solvers/md/force_field.hpp"
 #include "solvers/md/id_copies.hpp"
 #include "solvers/md/params.hpp"
 
@@ -103,7 +104,7 @@ class Constraints {
   // cluster, at the current positions (the diagnostic constraint_dev). Collective.
   double max_deviation(const Atoms& atoms) const;
   // This rank's share of sum r . f of the constraint forces in f_constraint.
-  double virial(const Atoms& atoms);
+  EnergyVirial virial(const Atoms& atoms);
 
   // Public for the CUDA extended-lambda rule; not part of the interface.
   enum class Stage { positions, velocities };

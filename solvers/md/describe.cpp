@@ -123,8 +123,9 @@ std::vector<std::string> describe(const Params& p) {
   } else if (b.style == BarostatStyle::mtk) {
     lines.push_back(format("barostat: mtk, P0 = %g", b.pressure) + format(", damp %g", b.damp) +
                     format(", chain %d", b.chain) +
-                    " (isotropic Martyna-Tobias-Klein with the Nose-Hoover thermostat, as "
-                    "LAMMPS fix npt iso)");
+                    (b.aniso ? std::string(" (anisotropic") : std::string(" (isotropic")) +
+                    " Martyna-Tobias-Klein with the Nose-Hoover thermostat, as LAMMPS fix npt " +
+                    (b.aniso ? "aniso)" : "iso)"));
   }
   if (!(p.box.periodic[0] && p.box.periodic[1] && p.box.periodic[2])) {
     std::string letters;

@@ -88,6 +88,17 @@ double sum_mv2(const Atoms& atoms, const TypeMasses& masses, OrderedSum& sums) {
   return sum_mv2_of_type(atoms, masses, every_type, sums);
 }
 
+std::array<double, 3> sum_mv2_axes(const Atoms& atoms, const TypeMasses& masses, OrderedSum& sums) {
+  const auto v = atoms.v;
+  const auto type = atoms.type;
+  const auto mass = masses.mass;
+  const Sums<3> s = sums.sum<3>(
+      "md::sum_mv2_axes", atoms.nlocal, KOKKOS_LAMBDA(int i, double* acc) {
+        for (int a = 0; a < 3; ++a) acc[a] += mass(type(i)) * v(i, a) * v(i, a);
+      });
+  return {s[0], s[1], s[2]};
+}
+
 double sum_mv2_of_type(const Atoms& atoms, const TypeMasses& masses, int of_type,
                        OrderedSum& sums) {
   const auto v = atoms.v;

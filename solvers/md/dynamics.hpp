@@ -7,6 +7,7 @@
 #include "core/ordered_sum.hpp"
 #include "solvers/md/atoms.hpp"
 
+#include <array>
 #include <cstdint>
 #include <vector>
 
@@ -39,6 +40,8 @@ void scale_velocities(const Atoms& atoms, double factor);
 void scale_velocity_components_twice(const Atoms& atoms, const Kokkos::Array<double, 3>& factor);
 // This rank's sum of m v^2.
 double sum_mv2(const Atoms& atoms, const TypeMasses& masses, OrderedSum& sums);
+// This rank's sums of m v_a^2 per axis (LAMMPS compute temp's vector, before mvv2e).
+std::array<double, 3> sum_mv2_axes(const Atoms& atoms, const TypeMasses& masses, OrderedSum& sums);
 // This rank's sum of m v^2 over the owned atoms of type `type` (every_type: all).
 constexpr int every_type = 0;
 double sum_mv2_of_type(const Atoms& atoms, const TypeMasses& masses, int type, OrderedSum& sums);

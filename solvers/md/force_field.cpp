@@ -140,6 +140,7 @@ EnergyVirial ForceField::energy_virial(const Atoms& atoms, const NeighborList& l
     const EnergyVirial part = term->energy_virial(atoms, list);
     for (int e = 0; e < Energy::terms; ++e) sum.energy[e] += part.energy[e];
     sum.virial += part.virial;
+    for (int a = 0; a < 3; ++a) sum.virial_axes[a] += part.virial_axes[a];
   }
   return sum;
 }

@@ -31,6 +31,7 @@ struct Energy {
 struct EnergyVirial {
   double energy[Energy::terms] = {};  // this rank's share of each term
   double virial = 0.0;                // this rank's share of sum r . f
+  double virial_axes[3] = {};         // ... and of sum r_a f_a per axis (the diagonal)
   double total() const {
     double sum = 0.0;
     for (double e : energy) sum += e;

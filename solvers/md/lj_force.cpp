@@ -6,9 +6,10 @@ namespace {
 using Policy = Kokkos::RangePolicy<ExecSpace>;
 namespace kmd = kernels::md;
 
-// The energy and r . f of one pair (zeros beyond its cutoffs).
+// The energy, r . f and its diagonal r_a f_a of one pair (zeros beyond its cutoffs).
 struct PairTerms {
   double vdwl = 0.0, coul = 0.0, virial = 0.0;
+  double axes[3] = {0.0, 0.0, 0.0};
 };
 
 // -(dE/dr)/r of a pair within reach, for Coulomb kind `coulomb`.
@@ -22,10 +23,11 @@ KOKKOS_INLINE_FUNCTION double pair_fpair(double rsq, const kmd::LjCoeff& c, int 
 }
 
 // The pair energy split into van der Waals and Coulomb (thermo's evdwl, ecoul).
-KOKKOS_INLINE_FUNCTION PairTerms pair_terms(double rsq, const kmd::LjCoeff& c, int coulomb,
-                                            const kmd::CoulCut& coul, const kmd::CharmmSwitch& sw,
-                                            double qqrd2e_qi, double qj,
-                                            const kmd::SpecialFactor& s) {
+KOKKOS_INLINE_FUNCTION PairTerms pair_terms(const double (&del)[3], const kmd::LjCoeff& c,
+                                            int coulomb, const kmd::CoulCut& coul,
+                                            const kmd::CharmmSwitch& sw, double qqrd2e_qi,
+                                            double qj, const kmd::SpecialFactor& s) {
+  const double rsq = del[0] * del[0] + del[1] * del[1] + del[2] * del[2];
   PairTerms t;
   const bool lj = rsq < c.cutsq, charged = coulomb != 0 && rsq < coul.cutsq;
   if (!lj && !charged) return t;
@@ -35,7 +37,9 @@ KOKKOS_INLINE_FUNCTION PairTerms pair_terms(double rsq, const kmd::LjCoeff& c, i
     t.coul = coulomb >= 2 ? kmd::coul_long_energy(rsq, coul, qqrd2e_qi, qj, s)
                           : kmd::coul_cut_energy(rsq, coul, qqrd2e_qi, qj, s);
   }
-  t.virial = rsq * pair_fpair(rsq, c, coulomb, coul, sw, qqrd2e_qi, qj, s);
+  const double fpair = pair_fpair(rsq, c, coulomb, coul, sw, qqrd2e_qi, qj, s);
+  t.virial = rsq * fpair;
+  for (int a = 0; a < 3; ++a) t.axes[a] = del[a] * del[a] * fpair;
   return t;
 }
 
@@ -182,29 +186,32 @@ EnergyVirial LjForce::energy_virial(const Atoms& atoms, const NeighborList& list
   const SpecialTable special = special_;
   const kmd::CharmmSwitch sw = switch_;
   const double weight = list.half() ? 1.0 : 0.5;  // a full list holds each pair twice
-  const Sums<3> sums = sums_.sum<3>(
+  const Sums<6> sums = sums_.sum<6>(
       "md::lj_energy_virial", atoms.nlocal, KOKKOS_LAMBDA(int i, double* sum) {
-        double evdwl = 0.0, ecoul = 0.0, w = 0.0;
+        double evdwl = 0.0, ecoul = 0.0, w = 0.0, axes[3] = {0.0, 0.0, 0.0};
         const double qqrd2e_qi = coulomb != 0 ? coul.qqrd2e * q(i) : 0.0;
         for (int k = 0; k < counts(i); ++k) {
           const int entry = neighbors(i, k);
           const int j = neighbor_index(entry);
-          const double dx = x(i, 0) - x(j, 0), dy = x(i, 1) - x(j, 1), dz = x(i, 2) - x(j, 2);
+          const double del[3] = {x(i, 0) - x(j, 0), x(i, 1) - x(j, 1), x(i, 2) - x(j, 2)};
           const PairTerms t =
-              pair_terms(dx * dx + dy * dy + dz * dz, coeff(type(i), type(j)), coulomb, coul, sw,
-                         qqrd2e_qi, coulomb != 0 ? q(j) : 0.0, special.level[special_level(entry)]);
+              pair_terms(del, coeff(type(i), type(j)), coulomb, coul, sw, qqrd2e_qi,
+                         coulomb != 0 ? q(j) : 0.0, special.level[special_level(entry)]);
           evdwl += t.vdwl;
           ecoul += t.coul;
           w += t.virial;
+          for (int a = 0; a < 3; ++a) axes[a] += t.axes[a];
         }
         sum[0] += weight * evdwl;
         sum[1] += weight * ecoul;
         sum[2] += weight * w;
+        for (int a = 0; a < 3; ++a) sum[3 + a] += weight * axes[a];
       });
   EnergyVirial ev;
   ev.energy[Energy::vdwl] = sums[0];
   ev.energy[Energy::coul] = sums[1];
   ev.virial = sums[2];
+  for (int a = 0; a < 3; ++a) ev.virial_axes[a] = sums[3 + a];
   return ev;
 }
 
@@ -231,10 +238,10 @@ void LjForce::add_per_atom_energy(const Atoms& atoms, const NeighborList& list,
         for (int k = 0; k < counts(i); ++k) {
           const int entry = neighbors(i, k);
           const int j = neighbor_index(entry);
-          const double dx = x(i, 0) - x(j, 0), dy = x(i, 1) - x(j, 1), dz = x(i, 2) - x(j, 2);
+          const double del[3] = {x(i, 0) - x(j, 0), x(i, 1) - x(j, 1), x(i, 2) - x(j, 2)};
           const PairTerms t =
-              pair_terms(dx * dx + dy * dy + dz * dz, coeff(type(i), type(j)), coulomb, coul, sw,
-                         qqrd2e_qi, coulomb != 0 ? q(j) : 0.0, special.level[special_level(entry)]);
+              pair_terms(del, coeff(type(i), type(j)), coulomb, coul, sw, qqrd2e_qi,
+                         coulomb != 0 ? q(j) : 0.0, special.level[special_level(entry)]);
           const double half_pair = 0.5 * (t.vdwl + t.coul);
           e += half_pair;
           if (half) access(j, 0) += half_pair;

@@ -44,6 +44,7 @@ struct BarostatParams {
   double temperature = 0.0;      // C-rescale: the noise's; MTK: the thermostat's T0
   long seed = 1;                 // C-rescale random stream
   int chain = 3;                 // MTK: length of the barostat's chain (LAMMPS pchain)
+  bool aniso = false;            // MTK: each axis its own box velocity and pressure
 };
 
 // [constraints] style = "shake" (LAMMPS fix shake tol iter N b ... a ... t ...

@@ -4,8 +4,8 @@
 //   berendsen: modulus = bulk modulus B (default 10, as LAMMPS fix press/berendsen)
 //   c_rescale: compressibility = beta_T; temperature (default the
 //   thermostat's); seed
-//   mtk: chain (the barostat's Nose-Hoover chain, default 3); needs the
-//   nose_hoover thermostat
+//   mtk: chain (the barostat's Nose-Hoover chain, default 3); coupling =
+//   "iso" (default) | "aniso"; needs the nose_hoover thermostat
 #include "core/error.hpp"
 #include "kernels/md/mtk.hpp"
 #include "solvers/md/params.hpp"
@@ -41,7 +41,7 @@ struct StyleKeys {
 const std::vector<StyleKeys> style_keys = {
     {BarostatStyle::berendsen, "berendsen", {"modulus"}},
     {BarostatStyle::c_rescale, "c_rescale", {"compressibility", "temperature", "seed"}},
-    {BarostatStyle::mtk, "mtk", {"chain"}}};
+    {BarostatStyle::mtk, "mtk", {"chain", "coupling"}}};
 
 // A key of another style than `style` is refused, naming the style it is for
 // (no key belongs to two styles).
@@ -76,6 +76,7 @@ void read_mtk(io::CaseFile& file, const Params& p, BarostatParams& b) {
   b.temperature = p.thermostat.temperature;
   b.chain =
       file.get<int>("barostat", "chain", 3, io::Bounds::closed(1, kernels::md::max_barostat_chain));
+  b.aniso = file.choice("barostat", "coupling", {"iso", "aniso"}, std::string("iso")) == "aniso";
 }
 
 }  // namespace
@@ -89,7 +90,7 @@ void read_barostat(io::CaseFile& file, Params& p) {
             : style == "mtk"       ? BarostatStyle::mtk
                                    : BarostatStyle::none;
   const char* keys[] = {"pressure",    "damp", "modulus", "compressibility",
-                        "temperature", "seed", "chain"};
+                        "temperature", "seed", "chain",   "coupling"};
   if (b.style == BarostatStyle::none) {
     for (const char* key : keys) {
       if (file.has("barostat", key))

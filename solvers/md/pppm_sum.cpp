@@ -313,7 +313,10 @@ EnergyVirial PppmSum::energy_virial(const Atoms& atoms, const NeighborList& /*li
   if (decomposition_.rank() == 0) {
     const double volume = kspace_length(0) * kspace_length(1) * kspace_length(2);
     ev.energy[Energy::kspace] = kmd::pppm_energy(sums[0], volume, g, qsqsum_, qsum_, qqrd2e_);
-    for (int a = 0; a < 3; ++a) ev.virial += kmd::pppm_virial(sums[1 + a], volume, qqrd2e_);
+    for (int a = 0; a < 3; ++a) {
+      ev.virial_axes[a] = kmd::pppm_virial(sums[1 + a], volume, qqrd2e_);
+      ev.virial += ev.virial_axes[a];
+    }
   }
   return ev;
 }

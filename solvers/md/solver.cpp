@@ -5,6 +5,7 @@
 #include "io/lammps_data.hpp"
 #include "solvers/md/domain.hpp"
 
+#include <array>
 #include <cmath>
 
 namespace cb::md {
@@ -155,18 +156,27 @@ EnergyVirial MdSolver::step_energy_virial() {
 }
 
 ThermoSums MdSolver::thermo_sums() {
-  const EnergyVirial ev = step_energy_virial();
-  constexpr int n = Energy::terms + 3;
-  const double virial = ev.virial + constraints_.virial(atoms_);
-  double local[n] = {sum_mv2(atoms_, masses_, sums_), virial, sum_mass(atoms_, masses_, sums_)};
+  const EnergyVirial ev = step_energy_virial(), cv = constraints_.virial(atoms_);
+  constexpr int n = Energy::terms + 9;
+  const std::array<double, 3> mv2_axes = sum_mv2_axes(atoms_, masses_, sums_);
+  double local[n] = {sum_mv2(atoms_, masses_, sums_), ev.virial + cv.virial,
+                     sum_mass(atoms_, masses_, sums_)};
   double global[n];
   for (int e = 0; e < Energy::terms; ++e) local[3 + e] = ev.energy[e];
+  for (int a = 0; a < 3; ++a) {
+    local[3 + Energy::terms + a] = mv2_axes[a];
+    local[6 + Energy::terms + a] = ev.virial_axes[a] + cv.virial_axes[a];
+  }
   MPI_Allreduce(local, global, n, MPI_DOUBLE, MPI_SUM, decomposition_.comm());
   ThermoSums sums;
   sums.mv2 = global[0];
   sums.virial = global[1];
   sums.mass = global[2];
   for (int e = 0; e < Energy::terms; ++e) sums.energy[e] = global[3 + e];
+  for (int a = 0; a < 3; ++a) {
+    sums.mv2_axes[a] = global[3 + Energy::terms + a];
+    sums.virial_axes[a] = global[6 + Energy::terms + a];
+  }
   if (params_.compute.msd_every > 0) {
     const double mine = sum_squared_displacement(atoms_, local_, sums_);
     MPI_Allreduce(&mine, &sums.squared_displacement, 1, MPI_DOUBLE, MPI_SUM, decomposition_.comm());
@@ -253,7 +263,12 @@ std::vector<Diagnostic> MdSolver::diagnostics(double /*time*/) {
                                         "eangle", "edihed", "eimp"};
     for (int e = 0; e < Energy::terms; ++e) d.push_back({names[e], t.terms[e]});
   }
-  d.insert(d.end(), {{"vol", t.volume}, {"density", t.density}, {"enthalpy", t.enthalpy}});
+  d.insert(d.end(), {{"pxx", t.press_axes[0]},
+                     {"pyy", t.press_axes[1]},
+                     {"pzz", t.press_axes[2]},
+                     {"vol", t.volume},
+                     {"density", t.density},
+                     {"enthalpy", t.enthalpy}});
   if (params_.compute.msd_every > 0) d.push_back({"msd", t.msd});
   if (constraints_.active()) d.push_back({"constraint_dev", constraints_.max_deviation(atoms_)});
   if (params_.compute.ke_by_type) {

@@ -11,8 +11,7 @@ namespace cb::md {
 void MdSolver::mtk_initial_integrate(double dt, double dof) {
   barostat_.chain_half_step(dt);
   thermostat_.begin_step(atoms_, masses_, step_ + 1, dt, dof);
-  const Thermo now = current_thermo();
-  barostat_.box_velocity_half_step(now.press, now.volume, dof * params_.units.boltz * now.temp, dt);
+  barostat_.box_velocity_half_step(current_thermo(), dof, dt);
   scale_velocity_components_twice(atoms_, barostat_.velocity_factors(dt));
   integrate_final(atoms_, masses_, dt, params_.units.ftm2v);  // the half kick
   const ParticleBox half = barostat_.half_remapped(params_.box, dt);
@@ -27,8 +26,7 @@ void MdSolver::mtk_initial_integrate(double dt, double dof) {
 // pressure, thermostat chain, barostat chain.
 void MdSolver::mtk_final_integrate(double dt, double dof) {
   scale_velocity_components_twice(atoms_, barostat_.velocity_factors(dt));
-  const Thermo now = current_thermo();
-  barostat_.box_velocity_half_step(now.press, now.volume, dof * params_.units.boltz * now.temp, dt);
+  barostat_.box_velocity_half_step(current_thermo(), dof, dt);
   thermostat_.end_step(atoms_, masses_, step_, dt, dof);
   barostat_.chain_half_step(dt);
   cached_.reset();

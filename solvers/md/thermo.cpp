@@ -33,6 +33,13 @@ Thermo make_thermo(long step, const ThermoSums& sums, double natoms, double dof,
   t.e_mol = molecular / per;
   t.pe = (pair + molecular) / per;
   t.press = (dof * units.boltz * t.temp + virial) / 3.0 * inv_volume * units.nktv2p;
+  // LAMMPS compute pressure's vector: (m v_a^2 + r_a f_a) / V per axis, no dof correction.
+  for (int a = 0; a < 3; ++a) {
+    t.mv2_axes_energy += sums.mv2_axes[a] * units.mvv2e;
+    double w = sums.mv2_axes[a] * units.mvv2e + sums.virial_axes[a];
+    if (tail != nullptr) w += tail->ptail * inv_volume;
+    t.press_axes[a] = w * inv_volume * units.nktv2p;
+  }
   t.msd = sums.squared_displacement / natoms;
   t.volume = volume;
   t.density = sums.mass / volume * units.mv2d;

@@ -190,7 +190,7 @@ TEST_CASE("MTK barostat with SHAKE and PPPM as lmp: SPC/E water on 1 and 2 ranks
   fs::remove_all(dir);
 }
 
-TEST_CASE("MTK barostat: the extended energy is conserved", "[md][validation][barostat]") {
+TEST_CASE("MTK barostat: the extended energy is conserved", "[md][validation][barostat][long]") {
   // The melt under fix npt for 4000 steps (the volume settles 33 % above
   // the start's): TotEng + ecouple (thermostat and barostat chains, box
   // kinetic energy, P0 (V - V0)) against TotEng alone from step 1000 on.
@@ -217,7 +217,7 @@ TEST_CASE("MTK barostat: the extended energy is conserved", "[md][validation][ba
 }
 
 TEST_CASE("MTK barostat samples the NPT ensemble: pressure, temperature, compressibility",
-          "[md][validation][barostat]") {
+          "[md][validation][barostat][long]") {
   // 256 atoms of the melt (4^3 cells) under Nose-Hoover T0 1.5 (damp 0.5)
   // and MTK (damp 2.0) at P0 = 4.5, 5.0 and 5.5, 40000 steps of 0.005 each,
   // P, T and V every 10 steps over the second half in 20 blocks: <P> = P0

@@ -64,7 +64,12 @@ const std::map<std::string, std::string> npt_columns = {
 
 const std::map<std::string, std::string> npt_tensor_columns = [] {
   std::map<std::string, std::string> columns = npt_columns;
-  columns.insert({{"Pxx", "pxx"}, {"Pyy", "pyy"}, {"Pzz", "pzz"}});
+  columns.insert({{"Pxx", "pxx"},
+                  {"Pyy", "pyy"},
+                  {"Pzz", "pzz"},
+                  {"Pxy", "pxy"},
+                  {"Pxz", "pxz"},
+                  {"Pyz", "pyz"}});
   return columns;
 }();
 

@@ -44,7 +44,7 @@ std::vector<std::map<std::string, double>> lmp_thermo_rows(const std::string& di
 extern const std::map<std::string, std::string> thermo_columns;
 // The columns an NPT comparison reads: Temp, PotEng, TotEng, Press, Volume, Density.
 extern const std::map<std::string, std::string> npt_columns;
-// ... and the pressure tensor's diagonal: Pxx, Pyy, Pzz (thermo pxx pyy pzz).
+// ... and the pressure tensor: Pxx, Pyy, Pzz, Pxy, Pxz, Pyz (thermo pxx ... pyz).
 extern const std::map<std::string, std::string> npt_tensor_columns;
 
 // LAMMPS's examples/melt (4000 atoms, lj units, from T 3.0, velocity seed 87287, lj/cut 2.5)

@@ -191,7 +191,7 @@ TEST_CASE("Berendsen barostat with molecules as lmp: the peptide on 1 and 2 rank
   const std::string dir = make_temp_dir("cb_md_berendsen_peptide_");
   const std::string input = peptide_bench_input(
       "fix 1 all nve\nfix 2 all press/berendsen iso 1.0 1.0 100.0 modulus 20000.0",
-      "step temp pe etotal press vol density pxx pyy pzz", 20);
+      "step temp pe etotal press vol density pxx pyy pzz pxy pxz pyz", 20);
   const auto lmp = lmp_thermo_rows(dir, input);
   REQUIRE(lmp.size() == 6);
   write_text(dir + "/peptide.toml",

@@ -146,7 +146,19 @@ void check_invariances(const Term& term, const double (&x)[N][3]) {
     CHECK(std::fabs(net[d]) <= 1e-13 * fmax);
     CHECK(std::fabs(torque[d]) <= 1e-13 * fmax * arm);
   }
-  CHECK(std::fabs(kmd::term_virial(x, f) - virial) <= 1e-11 * fmax * (arm + 20.0));
+  const double bound = 1e-11 * fmax * (arm + 20.0);
+  CHECK(std::fabs(kmd::term_virial(x, f) - virial) <= bound);
+  // The tensor: each component is sum x_a f_b, symmetric (no torque).
+  for (int c = 0; c < kmd::tensor_components; ++c) {
+    const int a = kmd::tensor_row(c), b = kmd::tensor_col(c);
+    double ab = 0.0, ba = 0.0;
+    for (int i = 0; i < N; ++i) {
+      ab += x[i][a] * f[i][b];
+      ba += x[i][b] * f[i][a];
+    }
+    CHECK(std::fabs(kmd::term_virial_component(x, f, c) - ab) <= bound);
+    CHECK(std::fabs(ab - ba) <= bound);
+  }
 }
 
 template <int N, class Term>
@@ -191,6 +203,14 @@ double opls_energy(const double k[4], double phi) {
 }
 
 }  // namespace
+
+TEST_CASE("tensor components come in LAMMPS's order xx, yy, zz, xy, xz, yz", "[md][kernels]") {
+  const int rows[6] = {0, 1, 2, 0, 0, 1}, cols[6] = {0, 1, 2, 1, 2, 2};
+  for (int c = 0; c < kmd::tensor_components; ++c) {
+    CHECK(kmd::tensor_row(c) == rows[c]);
+    CHECK(kmd::tensor_col(c) == cols[c]);
+  }
+}
 
 TEST_CASE("bond and angle forces are minus the energy gradient", "[md][kernels][bonded]") {
   std::mt19937_64 rng(20240611);

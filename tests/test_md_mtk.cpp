@@ -75,7 +75,7 @@ std::string lmp_water_npt_input() {
                 "fix 1 all npt temp 300.0 300.0 100.0 iso 1.0 1.0 1000.0\n");
   const std::string keywords = "step temp pe etotal press ebond eangle elong";
   input.replace(input.find(keywords), keywords.size(),
-                "step temp pe etotal press vol density pxx pyy pzz elong f_1 f_1[9]");
+                "step temp pe etotal press vol density pxx pyy pzz pxy pxz pyz elong f_1 f_1[9]");
   return input;
 }
 
@@ -123,7 +123,8 @@ TEST_CASE("MTK barostat as lmp fix npt iso and aniso: the LJ melt on 1 and 2 ran
         dir,
         lmp_melt_input("pair_modify tail yes\n", "neigh_modify every 1 delay 0 check yes\n",
                        "fix 1 all npt temp 1.5 1.5 0.5 " + coupling + " 1.0 1.0 2.0\n",
-                       "step temp pe etotal press vol density pxx pyy pzz f_1 f_1[9]", 20, 100));
+                       "step temp pe etotal press vol density pxx pyy pzz pxy pxz pyz f_1 f_1[9]",
+                       20, 100));
     REQUIRE(lmp.size() == 6);
     for (int ranks : {1, 2}) {
       const std::string out = dir + "/" + coupling + std::to_string(ranks);
@@ -159,7 +160,8 @@ TEST_CASE("MTK barostat with SHAKE and PPPM as lmp: SPC/E water on 1 and 2 ranks
   const std::map<std::string, std::string> columns = {
       {"Temp", "temp"},  {"PotEng", "pe"},    {"TotEng", "tot_eng"},  {"Press", "press"},
       {"Volume", "vol"}, {"E_long", "elong"}, {"Density", "density"}, {"Pxx", "pxx"},
-      {"Pyy", "pyy"},    {"Pzz", "pzz"}};
+      {"Pyy", "pyy"},    {"Pzz", "pzz"},      {"Pxy", "pxy"},         {"Pxz", "pxz"},
+      {"Pyz", "pyz"}};
   for (int ranks : {1, 2}) {
     const std::string out = dir + "/np" + std::to_string(ranks);
     const CliResult r = run_ranks(ranks, "run " + dir + "/water.toml --output-dir " + out);

@@ -11,6 +11,7 @@
 #pragma once
 
 #include "kernels/md/dihedral.hpp"
+#include "kernels/md/vec3.hpp"
 
 #include <cmath>
 #include <stdexcept>
@@ -100,12 +101,14 @@ KOKKOS_INLINE_FUNCTION double term_virial(const double (&x)[N][3], const double 
   return w;
 }
 
-// Its component along axis d: sum_i (x_i,d - x_0,d) f_i,d (the pressure tensor's diagonal).
+// Its tensor component c (vec3.hpp): sum_i (x_i,a - x_0,a) f_i,b, a and b
+// the component's row and column (LAMMPS's ev_tally order).
 template <int N>
-KOKKOS_INLINE_FUNCTION double term_virial_axis(const double (&x)[N][3], const double (&f)[N][3],
-                                               int d) {
+KOKKOS_INLINE_FUNCTION double term_virial_component(const double (&x)[N][3],
+                                                    const double (&f)[N][3], int c) {
+  const int a = tensor_row(c), b = tensor_col(c);
   double w = 0.0;
-  for (int i = 1; i < N; ++i) w += (x[i][d] - x[0][d]) * f[i][d];
+  for (int i = 1; i < N; ++i) w += (x[i][a] - x[0][a]) * f[i][b];
   return w;
 }
 

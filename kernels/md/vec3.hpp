@@ -1,7 +1,23 @@
-// Dot and cross products of 3-vectors held as double[3], for the MD kernels.
+// Dot and cross products of 3-vectors held as double[3], and the components
+// of symmetric tensors, for the MD kernels.
 #pragma once
 
 #include "core/kokkos_compat.hpp"
+
+namespace cb::kernels::md {
+
+// A symmetric 3 x 3 tensor (the virial, the pressure) as its six components in
+// LAMMPS's order xx, yy, zz, xy, xz, yz: component c is row tensor_row(c),
+// column tensor_col(c).
+constexpr int tensor_components = 6;
+KOKKOS_INLINE_FUNCTION int tensor_row(int c) {
+  return c < 3 ? c : (c == 5 ? 1 : 0);
+}
+KOKKOS_INLINE_FUNCTION int tensor_col(int c) {
+  return c < 3 ? c : (c == 3 ? 1 : 2);
+}
+
+}  // namespace cb::kernels::md
 
 namespace cb::kernels::md::detail {
 

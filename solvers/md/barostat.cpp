@@ -54,7 +54,7 @@ void Barostat::chain_half_step(double dt) {
 
 void Barostat::box_velocity_half_step(const Thermo& now, double dof, double dt) {
   if (params_.aniso) {
-    const double* p = now.press_axes;
+    const double* p = now.press_tensor;
     mtk_.omega_half_step({p[0], p[1], p[2]}, params_.pressure, now.volume, now.mv2_axes_energy,
                          box_mass(), natoms_, units_.nktv2p, dt);
   } else {

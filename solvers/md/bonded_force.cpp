@@ -19,7 +19,7 @@ struct AtomShare {
   double energy[term_kinds] = {0.0, 0.0, 0.0, 0.0};
   double evdwl14 = 0.0, ecoul14 = 0.0;  // 1-4 pairs of charmm dihedrals
   double virial = 0.0;
-  double virial_axes[3] = {0.0, 0.0, 0.0};
+  double virial_tensor[6] = {0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
   double force[3] = {0.0, 0.0, 0.0};
   double per_atom = 0.0;
 };
@@ -85,7 +85,8 @@ struct TermRowsEval {
       share.evdwl14 += p.evdwl;
       share.ecoul14 += p.ecoul;
       share.virial += rsq * p.fpair;
-      for (int d = 0; d < 3; ++d) share.virial_axes[d] += del[d] * del[d] * p.fpair;
+      for (int c = 0; c < 6; ++c)
+        share.virial_tensor[c] += del[kmd::tensor_row(c)] * del[kmd::tensor_col(c)] * p.fpair;
     }
   }
 
@@ -121,7 +122,8 @@ struct TermRowsEval {
       if (own == 0) {
         share.energy[kind] += e;
         share.virial += kmd::term_virial<N>(xs, fs);
-        for (int d = 0; d < 3; ++d) share.virial_axes[d] += kmd::term_virial_axis<N>(xs, fs, d);
+        for (int c = 0; c < 6; ++c)
+          share.virial_tensor[c] += kmd::term_virial_component<N>(xs, fs, c);
       }
     }
   }
@@ -272,19 +274,19 @@ void BondedForce::add_forces(Atoms& atoms, const NeighborList&) {
 
 EnergyVirial BondedForce::energy_virial(const Atoms& atoms, const NeighborList&) {
   const TermRowsEval eval = make_eval(atoms, copies_, styles_, tables_, frame_, pairs14_);
-  const Sums<10> sums = sums_.sum<10>(
+  const Sums<13> sums = sums_.sum<13>(
       "md::bonded_energy_virial", atoms.nlocal, KOKKOS_LAMBDA(int i, double* sum) {
         const AtomShare share = eval(i);
         for (int kind = 0; kind < term_kinds; ++kind) sum[kind] += share.energy[kind];
         sum[4] += share.virial;
         sum[5] += share.evdwl14;
         sum[6] += share.ecoul14;
-        for (int d = 0; d < 3; ++d) sum[7 + d] += share.virial_axes[d];
+        for (int c = 0; c < 6; ++c) sum[7 + c] += share.virial_tensor[c];
       });
   EnergyVirial ev;
   for (int kind = 0; kind < term_kinds; ++kind) ev.energy[Energy::bond + kind] = sums[kind];
   ev.virial = sums[4];
-  for (int d = 0; d < 3; ++d) ev.virial_axes[d] = sums[7 + d];
+  for (int c = 0; c < 6; ++c) ev.virial_tensor[c] = sums[7 + c];
   ev.energy[Energy::vdwl] = sums[5];  // LAMMPS tallies the 1-4 pairs as pair energy
   ev.energy[Energy::coul] = sums[6];
   return ev;

@@ -2,6 +2,7 @@
 
 #include "core/error.hpp"
 #include "core/mpi_gather.hpp"
+#include "kernels/md/vec3.hpp"
 #include "solvers/md/bonded_force.hpp"
 
 #include <algorithm>
@@ -368,25 +369,25 @@ double Constraints::max_deviation(const Atoms& atoms) const {
 }
 
 // sum_a (x_a - x_central) . f_a over a cluster is sum_k G_k r_k^2, its virial;
-// its terms per axis are the diagonal.
+// its tensor sums (x_a - x_central)_r f_a,c for each component (r, c).
 EnergyVirial Constraints::virial(const Atoms& atoms) {
   EnergyVirial ev;
   if (!on_) return ev;
   const ClusterEval eval = evaluator(atoms, nullptr);
   const auto fc = atoms.f_constraint;
-  const Sums<4> sums = sums_.sum<4>(
+  const Sums<7> sums = sums_.sum<7>(
       "md::shake_virial", atoms.nlocal, KOKKOS_LAMBDA(int i, double* acc) {
         if (eval.cluster(i, 0) == 0) return;
         const double xi[3] = {eval.x(i, 0), eval.x(i, 1), eval.x(i, 2)};
         const int central = eval.copies.nearest(eval.x, eval.cluster(i, 1), xi);
-        for (int d = 0; d < 3; ++d) {
-          const double w = eval.nearest(eval.x(i, d) - eval.x(central, d), d) * fc(i, d);
-          acc[0] += w;
-          acc[1 + d] += w;
-        }
+        double del[3];
+        for (int d = 0; d < 3; ++d) del[d] = eval.nearest(eval.x(i, d) - eval.x(central, d), d);
+        for (int d = 0; d < 3; ++d) acc[0] += del[d] * fc(i, d);
+        for (int c = 0; c < 6; ++c)
+          acc[1 + c] += del[kmd::tensor_row(c)] * fc(i, kmd::tensor_col(c));
       });
   ev.virial = sums[0];
-  for (int d = 0; d < 3; ++d) ev.virial_axes[d] = sums[1 + d];
+  for (int c = 0; c < 6; ++c) ev.virial_tensor[c] = sums[1 + c];
   return ev;
 }
 

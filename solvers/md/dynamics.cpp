@@ -1,6 +1,7 @@
 #include "solvers/md/dynamics.hpp"
 
 #include "kernels/md/integrate.hpp"
+#include "kernels/md/vec3.hpp"
 
 namespace cb::md {
 namespace {
@@ -88,15 +89,17 @@ double sum_mv2(const Atoms& atoms, const TypeMasses& masses, OrderedSum& sums) {
   return sum_mv2_of_type(atoms, masses, every_type, sums);
 }
 
-std::array<double, 3> sum_mv2_axes(const Atoms& atoms, const TypeMasses& masses, OrderedSum& sums) {
+std::array<double, 6> sum_mv2_tensor(const Atoms& atoms, const TypeMasses& masses,
+                                     OrderedSum& sums) {
   const auto v = atoms.v;
   const auto type = atoms.type;
   const auto mass = masses.mass;
-  const Sums<3> s = sums.sum<3>(
-      "md::sum_mv2_axes", atoms.nlocal, KOKKOS_LAMBDA(int i, double* acc) {
-        for (int a = 0; a < 3; ++a) acc[a] += mass(type(i)) * v(i, a) * v(i, a);
+  const Sums<6> s = sums.sum<6>(
+      "md::sum_mv2_tensor", atoms.nlocal, KOKKOS_LAMBDA(int i, double* acc) {
+        for (int c = 0; c < 6; ++c)
+          acc[c] += mass(type(i)) * v(i, kmd::tensor_row(c)) * v(i, kmd::tensor_col(c));
       });
-  return {s[0], s[1], s[2]};
+  return {s[0], s[1], s[2], s[3], s[4], s[5]};
 }
 
 double sum_mv2_of_type(const Atoms& atoms, const TypeMasses& masses, int of_type,

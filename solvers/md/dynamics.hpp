@@ -40,8 +40,10 @@ void scale_velocities(const Atoms& atoms, double factor);
 void scale_velocity_components_twice(const Atoms& atoms, const Kokkos::Array<double, 3>& factor);
 // This rank's sum of m v^2.
 double sum_mv2(const Atoms& atoms, const TypeMasses& masses, OrderedSum& sums);
-// This rank's sums of m v_a^2 per axis (LAMMPS compute temp's vector, before mvv2e).
-std::array<double, 3> sum_mv2_axes(const Atoms& atoms, const TypeMasses& masses, OrderedSum& sums);
+// This rank's sums of m v_a v_b, xx, yy, zz, xy, xz, yz (LAMMPS compute temp's
+// vector, before mvv2e).
+std::array<double, 6> sum_mv2_tensor(const Atoms& atoms, const TypeMasses& masses,
+                                     OrderedSum& sums);
 // This rank's sum of m v^2 over the owned atoms of type `type` (every_type: all).
 constexpr int every_type = 0;
 double sum_mv2_of_type(const Atoms& atoms, const TypeMasses& masses, int type, OrderedSum& sums);

@@ -2,6 +2,7 @@
 
 #include "core/error.hpp"
 #include "kernels/md/ewald.hpp"
+#include "kernels/md/pppm.hpp"  // pppm_virial_coeff: the k-space virial weights
 
 #include <algorithm>
 #include <cmath>
@@ -173,15 +174,15 @@ EnergyVirial EwaldSum::energy_virial(const Atoms& atoms, const NeighborList& /*l
           2.0 * kv[3] * (host_sfac_(k, 0) * host_sfac_(k, 0) + host_sfac_(k, 1) * host_sfac_(k, 1));
       energy += uk;
       ev.virial += uk * (1.0 - k2 / (2.0 * g * g));
-      // LAMMPS Ewald's vg: delta_aa + vterm k_a^2, vterm = -2 (1/k^2 + 1/(4 g^2))
-      const double vterm = -2.0 * (1.0 / k2 + 0.25 / (g * g));
-      for (int a = 0; a < 3; ++a) ev.virial_axes[a] += uk * (1.0 + vterm * kv[a] * kv[a]);
+      double vg[6];  // LAMMPS Ewald's vg, the same weights as PPPM's
+      kmd::pppm_virial_coeff(kv[0], kv[1], kv[2], g, vg);
+      for (int c = 0; c < 6; ++c) ev.virial_tensor[c] += uk * vg[c];
     }
     energy += kmd::ewald_self_per_q2(g) * q2sum_;
     energy += kmd::ewald_background(qsum_, g, volume_);
     energy *= qqrd2e_;
     ev.virial *= qqrd2e_;
-    for (double& w : ev.virial_axes) w *= qqrd2e_;
+    for (double& w : ev.virial_tensor) w *= qqrd2e_;
   }
   return ev;
 }

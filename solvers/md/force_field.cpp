@@ -140,7 +140,7 @@ EnergyVirial ForceField::energy_virial(const Atoms& atoms, const NeighborList& l
     const EnergyVirial part = term->energy_virial(atoms, list);
     for (int e = 0; e < Energy::terms; ++e) sum.energy[e] += part.energy[e];
     sum.virial += part.virial;
-    for (int a = 0; a < 3; ++a) sum.virial_axes[a] += part.virial_axes[a];
+    for (int c = 0; c < 6; ++c) sum.virial_tensor[c] += part.virial_tensor[c];
   }
   return sum;
 }

@@ -31,7 +31,7 @@ struct Energy {
 struct EnergyVirial {
   double energy[Energy::terms] = {};  // this rank's share of each term
   double virial = 0.0;                // this rank's share of sum r . f
-  double virial_axes[3] = {};         // ... and of sum r_a f_a per axis (the diagonal)
+  double virial_tensor[6] = {};       // ... and of sum r_a f_b: xx, yy, zz, xy, xz, yz
   double total() const {
     double sum = 0.0;
     for (double e : energy) sum += e;

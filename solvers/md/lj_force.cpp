@@ -1,15 +1,17 @@
 #include "solvers/md/lj_force.hpp"
 
+#include "kernels/md/vec3.hpp"
+
 namespace cb::md {
 namespace {
 
 using Policy = Kokkos::RangePolicy<ExecSpace>;
 namespace kmd = kernels::md;
 
-// The energy, r . f and its diagonal r_a f_a of one pair (zeros beyond its cutoffs).
+// The energy, r . f and its tensor r_a f_b of one pair (zeros beyond its cutoffs).
 struct PairTerms {
   double vdwl = 0.0, coul = 0.0, virial = 0.0;
-  double axes[3] = {0.0, 0.0, 0.0};
+  double tensor[6] = {0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
 };
 
 // -(dE/dr)/r of a pair within reach, for Coulomb kind `coulomb`.
@@ -39,7 +41,8 @@ KOKKOS_INLINE_FUNCTION PairTerms pair_terms(const double (&del)[3], const kmd::L
   }
   const double fpair = pair_fpair(rsq, c, coulomb, coul, sw, qqrd2e_qi, qj, s);
   t.virial = rsq * fpair;
-  for (int a = 0; a < 3; ++a) t.axes[a] = del[a] * del[a] * fpair;
+  for (int c = 0; c < 6; ++c)
+    t.tensor[c] = del[kmd::tensor_row(c)] * del[kmd::tensor_col(c)] * fpair;
   return t;
 }
 
@@ -186,9 +189,9 @@ EnergyVirial LjForce::energy_virial(const Atoms& atoms, const NeighborList& list
   const SpecialTable special = special_;
   const kmd::CharmmSwitch sw = switch_;
   const double weight = list.half() ? 1.0 : 0.5;  // a full list holds each pair twice
-  const Sums<6> sums = sums_.sum<6>(
+  const Sums<9> sums = sums_.sum<9>(
       "md::lj_energy_virial", atoms.nlocal, KOKKOS_LAMBDA(int i, double* sum) {
-        double evdwl = 0.0, ecoul = 0.0, w = 0.0, axes[3] = {0.0, 0.0, 0.0};
+        double evdwl = 0.0, ecoul = 0.0, w = 0.0, tensor[6] = {0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
         const double qqrd2e_qi = coulomb != 0 ? coul.qqrd2e * q(i) : 0.0;
         for (int k = 0; k < counts(i); ++k) {
           const int entry = neighbors(i, k);
@@ -200,18 +203,18 @@ EnergyVirial LjForce::energy_virial(const Atoms& atoms, const NeighborList& list
           evdwl += t.vdwl;
           ecoul += t.coul;
           w += t.virial;
-          for (int a = 0; a < 3; ++a) axes[a] += t.axes[a];
+          for (int c = 0; c < 6; ++c) tensor[c] += t.tensor[c];
         }
         sum[0] += weight * evdwl;
         sum[1] += weight * ecoul;
         sum[2] += weight * w;
-        for (int a = 0; a < 3; ++a) sum[3 + a] += weight * axes[a];
+        for (int c = 0; c < 6; ++c) sum[3 + c] += weight * tensor[c];
       });
   EnergyVirial ev;
   ev.energy[Energy::vdwl] = sums[0];
   ev.energy[Energy::coul] = sums[1];
   ev.virial = sums[2];
-  for (int a = 0; a < 3; ++a) ev.virial_axes[a] = sums[3 + a];
+  for (int c = 0; c < 6; ++c) ev.virial_tensor[c] = sums[3 + c];
   return ev;
 }
 

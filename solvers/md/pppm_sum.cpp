@@ -278,7 +278,7 @@ void PppmSum::interpolate_forces(Atoms& atoms) {
       });
 }
 
-// The energy sum_k s2 G |rho_hat|^2 and the trace of its virial over this
+// The energy sum_k s2 G |rho_hat|^2 and its virial tensor over this
 // rank's spectrum, summed over ranks; rank 0 reports the whole (LAMMPS
 // PPPM::compute with the self and background terms).
 EnergyVirial PppmSum::energy_virial(const Atoms& atoms, const NeighborList& /*list*/) {
@@ -295,7 +295,7 @@ EnergyVirial PppmSum::energy_virial(const Atoms& atoms, const NeighborList& /*li
   const int ey = se[1], ez = se[2];
   const auto rho_hat = rho_hat_;
   const auto greens = greens_;
-  const Sums<4> mine = sums_.sum<4>(
+  const Sums<7> mine = sums_.sum<7>(
       "md::pppm_energy_sums", se[0] * se[1] * se[2], KOKKOS_LAMBDA(int c, double* s) {
         const int i = c / (ey * ez), j = (c / ez) % ey, k = c % ez;
         const double re = rho_hat(i, j, k).real(), im = rho_hat(i, j, k).imag();
@@ -305,18 +305,17 @@ EnergyVirial PppmSum::energy_virial(const Atoms& atoms, const NeighborList& /*li
                                kmd::pppm_wave_number(j + ly, ny, uy),
                                kmd::pppm_wave_number(k + lz, nz, uz), g, vg);
         s[0] += eng;
-        for (int a = 0; a < 3; ++a) s[1 + a] += eng * vg[a];
+        for (int c = 0; c < 6; ++c) s[1 + c] += eng * vg[c];
       });
-  double sums[4] = {0.0, 0.0, 0.0, 0.0};
-  MPI_Allreduce(mine.value, sums, 4, MPI_DOUBLE, MPI_SUM, decomposition_.comm());
+  double sums[7] = {};
+  MPI_Allreduce(mine.value, sums, 7, MPI_DOUBLE, MPI_SUM, decomposition_.comm());
   EnergyVirial ev;
   if (decomposition_.rank() == 0) {
     const double volume = kspace_length(0) * kspace_length(1) * kspace_length(2);
     ev.energy[Energy::kspace] = kmd::pppm_energy(sums[0], volume, g, qsqsum_, qsum_, qqrd2e_);
-    for (int a = 0; a < 3; ++a) {
-      ev.virial_axes[a] = kmd::pppm_virial(sums[1 + a], volume, qqrd2e_);
-      ev.virial += ev.virial_axes[a];
-    }
+    for (int c = 0; c < 6; ++c)
+      ev.virial_tensor[c] = kmd::pppm_virial(sums[1 + c], volume, qqrd2e_);
+    for (int a = 0; a < 3; ++a) ev.virial += ev.virial_tensor[a];
   }
   return ev;
 }

@@ -157,15 +157,15 @@ EnergyVirial MdSolver::step_energy_virial() {
 
 ThermoSums MdSolver::thermo_sums() {
   const EnergyVirial ev = step_energy_virial(), cv = constraints_.virial(atoms_);
-  constexpr int n = Energy::terms + 9;
-  const std::array<double, 3> mv2_axes = sum_mv2_axes(atoms_, masses_, sums_);
+  constexpr int n = Energy::terms + 15;
+  const std::array<double, 6> mv2_tensor = sum_mv2_tensor(atoms_, masses_, sums_);
   double local[n] = {sum_mv2(atoms_, masses_, sums_), ev.virial + cv.virial,
                      sum_mass(atoms_, masses_, sums_)};
   double global[n];
   for (int e = 0; e < Energy::terms; ++e) local[3 + e] = ev.energy[e];
-  for (int a = 0; a < 3; ++a) {
-    local[3 + Energy::terms + a] = mv2_axes[a];
-    local[6 + Energy::terms + a] = ev.virial_axes[a] + cv.virial_axes[a];
+  for (int c = 0; c < 6; ++c) {
+    local[3 + Energy::terms + c] = mv2_tensor[c];
+    local[9 + Energy::terms + c] = ev.virial_tensor[c] + cv.virial_tensor[c];
   }
   MPI_Allreduce(local, global, n, MPI_DOUBLE, MPI_SUM, decomposition_.comm());
   ThermoSums sums;
@@ -173,9 +173,9 @@ ThermoSums MdSolver::thermo_sums() {
   sums.virial = global[1];
   sums.mass = global[2];
   for (int e = 0; e < Energy::terms; ++e) sums.energy[e] = global[3 + e];
-  for (int a = 0; a < 3; ++a) {
-    sums.mv2_axes[a] = global[3 + Energy::terms + a];
-    sums.virial_axes[a] = global[6 + Energy::terms + a];
+  for (int c = 0; c < 6; ++c) {
+    sums.mv2_tensor[c] = global[3 + Energy::terms + c];
+    sums.virial_tensor[c] = global[9 + Energy::terms + c];
   }
   if (params_.compute.msd_every > 0) {
     const double mine = sum_squared_displacement(atoms_, local_, sums_);
@@ -263,9 +263,12 @@ std::vector<Diagnostic> MdSolver::diagnostics(double /*time*/) {
                                         "eangle", "edihed", "eimp"};
     for (int e = 0; e < Energy::terms; ++e) d.push_back({names[e], t.terms[e]});
   }
-  d.insert(d.end(), {{"pxx", t.press_axes[0]},
-                     {"pyy", t.press_axes[1]},
-                     {"pzz", t.press_axes[2]},
+  d.insert(d.end(), {{"pxx", t.press_tensor[0]},
+                     {"pyy", t.press_tensor[1]},
+                     {"pzz", t.press_tensor[2]},
+                     {"pxy", t.press_tensor[3]},
+                     {"pxz", t.press_tensor[4]},
+                     {"pyz", t.press_tensor[5]},
                      {"vol", t.volume},
                      {"density", t.density},
                      {"enthalpy", t.enthalpy}});

@@ -33,12 +33,15 @@ Thermo make_thermo(long step, const ThermoSums& sums, double natoms, double dof,
   t.e_mol = molecular / per;
   t.pe = (pair + molecular) / per;
   t.press = (dof * units.boltz * t.temp + virial) / 3.0 * inv_volume * units.nktv2p;
-  // LAMMPS compute pressure's vector: (m v_a^2 + r_a f_a) / V per axis, no dof correction.
-  for (int a = 0; a < 3; ++a) {
-    t.mv2_axes_energy += sums.mv2_axes[a] * units.mvv2e;
-    double w = sums.mv2_axes[a] * units.mvv2e + sums.virial_axes[a];
-    if (tail != nullptr) w += tail->ptail * inv_volume;
-    t.press_axes[a] = w * inv_volume * units.nktv2p;
+  // LAMMPS compute pressure's vector: (m v_a v_b + r_a f_b) / V, no dof
+  // correction; the tail correction on the diagonal.
+  for (int c = 0; c < 6; ++c) {
+    double w = sums.mv2_tensor[c] * units.mvv2e + sums.virial_tensor[c];
+    if (c < 3) {
+      t.mv2_axes_energy += sums.mv2_tensor[c] * units.mvv2e;
+      if (tail != nullptr) w += tail->ptail * inv_volume;
+    }
+    t.press_tensor[c] = w * inv_volume * units.nktv2p;
   }
   t.msd = sums.squared_displacement / natoms;
   t.volume = volume;

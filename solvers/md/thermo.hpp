@@ -27,7 +27,7 @@ struct Thermo {
   double e_mol = 0.0;   // bonded terms (LAMMPS E_mol)
   double terms[Energy::terms] = {};  // each term, per atom (lj) or total
   double press = 0.0;                // virial pressure (with tail correction)
-  double press_axes[3] = {};         // its diagonal: LAMMPS pxx, pyy, pzz
+  double press_tensor[6] = {};       // its tensor: LAMMPS pxx, pyy, pzz, pxy, pxz, pyz
   double mv2_axes_energy = 0.0;  // sum_a m v_a^2 in energy units (the trace of LAMMPS's ke tensor)
   double msd = 0.0;              // mean squared displacement (when enabled)
   double volume = 0.0;
@@ -42,8 +42,8 @@ struct ThermoSums {
   double mass = 0.0;                  // sum m
   double energy[Energy::terms] = {};  // potential energy by term
   double virial = 0.0;                // sum r . f
-  double mv2_axes[3] = {};            // sum m v_a^2 per axis
-  double virial_axes[3] = {};         // sum r_a f_a per axis
+  double mv2_tensor[6] = {};          // sum m v_a v_b: xx, yy, zz, xy, xz, yz
+  double virial_tensor[6] = {};       // sum r_a f_b, the same order
   double squared_displacement = 0.0;
 };
 

@@ -162,6 +162,13 @@ TEST_CASE("rigid SPC/E: equipartition with each thermostat, O and H at the targe
   const std::string csv = out + "/diagnostics.csv";
   const auto temp = csv_column(csv, "temp"), ke = csv_column(csv, "ke");
   const auto ke_h = csv_column(csv, "ke_type_1"), ke_o = csv_column(csv, "ke_type_2");
+  // SETTLE places the atoms exactly for the velocities it is given. Langevin's
+  // impulse comes before the solve (exact; kicked after it, as before, up to
+  // 8e-3); a rescaling thermostat acts between the solve and the next drift,
+  // as in LAMMPS (measured 1.5e-6 Nose-Hoover, 2.8e-5 CSVR), SHAKE's 1e-4 bound.
+  const auto deviation = csv_column(csv, "constraint_dev");
+  const double allowed = style == "langevin" ? 1e-12 : 1e-4;
+  for (std::size_t k = 1; k < deviation.size(); ++k) CHECK(deviation[k] <= allowed);
   std::vector<double> t_all, t_o, t_h, t_diff;
   for (std::size_t k = 0; k < temp.size(); ++k) {
     CHECK(std::abs(ke_h[k] + ke_o[k] - ke[k]) <= 1e-12 * ke[k]);

@@ -5,8 +5,8 @@
 //   Langevin (Schneider & Stoll 1978; LAMMPS fix langevin's force):
 //     f += -(m/damp) v + sqrt(24 kT m / (dt damp)) (u - 1/2),  u uniform [0,1)
 //     (a uniform variate with the variance of the Gaussian one)
-//     applied as the impulse v += (dt/m) f at the start of each step, f from
-//     the start-of-step velocity (Euler-Maruyama; the solver's langevin_kick)
+//     applied as the impulse v += (dt/m) f after the forces, f from the
+//     half-step velocity (the solver's langevin_kick)
 //   Berendsen et al. (1984): v *= sqrt(1 + (dt/tau)(T0/T - 1))
 //   Nose-Hoover chains (Martyna, Klein & Tuckerman 1992; the half-step
 //   Trotter update of Martyna, Tuckerman, Tobias & Klein 1996) as LAMMPS fix

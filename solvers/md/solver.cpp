@@ -93,7 +93,7 @@ void MdSolver::compute_forces() {
 
 // Velocity Verlet in LAMMPS's order (Verlet::run): thermostat start, half kick
 // and drift, list rebuild or ghost update, forces, reverse communication,
-// constraints (post_force), half kick, thermostat end, RATTLE's position
+// Langevin's impulse, constraints (post_force), half kick, thermostat end, RATTLE's position
 // stage (fix rattle's final_integrate), computes, thermo output.
 void MdSolver::step(double /*time*/, double dt, PhaseTimer& timer) {
   prepare_constraints();
@@ -128,6 +128,7 @@ void MdSolver::step(double /*time*/, double dt, PhaseTimer& timer) {
     comm_.reverse(atoms_, atoms_.f);
     parts_.charge(Part::comm);
   }
+  thermostat_.after_forces(atoms_, masses_, step_ + 1, dt);
   constraints_.post_force(atoms_, masses_, comm_, dt, params_.units.ftm2v, step_ + 1);
   ++step_;
   integrate_final(atoms_, masses_, dt, params_.units.ftm2v);

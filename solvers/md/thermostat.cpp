@@ -26,6 +26,9 @@ void Thermostat::begin_step(const Atoms& atoms, const TypeMasses& masses, long s
     setup_mv2_ = -1.0;
     rescale(atoms, step, dt, dof, mv2);
   }
+}
+
+void Thermostat::after_forces(const Atoms& atoms, const TypeMasses& masses, long step, double dt) {
   if (params_.style == ThermostatStyle::langevin) langevin_kick(atoms, masses, params_, step, dt);
 }
 
@@ -97,9 +100,9 @@ void Thermostat::restore(const std::string& name, double value) {
   }
 }
 
-// The impulse dt F of LAMMPS's force form with F evaluated at the
-// start-of-step velocity, so a checkpoint's (x, v) is the whole state; the
-// stream does not depend on the rank count or the atom order.
+// The impulse dt F of LAMMPS's force form, F from the half-step velocity as
+// LAMMPS evaluates it; the stream does not depend on the rank count or the
+// atom order.
 void langevin_kick(const Atoms& atoms, const TypeMasses& masses, const ThermostatParams& params,
                    long step, double dt) {
   const auto v = atoms.v;

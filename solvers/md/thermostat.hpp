@@ -1,6 +1,7 @@
 // Thermostats ([thermostat] style; kernels/md/integrate.hpp has the formulas):
-//  - Langevin: friction and noise as one velocity impulse at the start of the
-//    step (Schneider & Stoll 1978; the force of LAMMPS fix langevin);
+//  - Langevin: friction and noise as one velocity impulse after the forces,
+//    before the constraints see them (Schneider & Stoll 1978; the force of
+//    LAMMPS fix langevin, on the half-step velocity as LAMMPS has it);
 //  - Nose-Hoover chains (Martyna, Klein & Tuckerman 1992; Martyna, Tuckerman,
 //    Tobias & Klein 1996): half steps of the chain before the first and after
 //    the second kick, as LAMMPS fix nvt (tchain = `chain`, default 3);
@@ -37,6 +38,10 @@ class Thermostat {
   // Before the first half kick of step `step` (the step being taken);
   // `dof` = degrees of freedom of the whole system. Collective.
   void begin_step(const Atoms& atoms, const TypeMasses& masses, long step, double dt, double dof);
+  // After the forces of step `step`, before the constraints' forces: Langevin's
+  // impulse on the half-step velocity, which the constraint solve then sees
+  // (a kick after it would move constrained atoms off their distances).
+  void after_forces(const Atoms& atoms, const TypeMasses& masses, long step, double dt);
   // After the second half kick of step `step`. Collective.
   void end_step(const Atoms& atoms, const TypeMasses& masses, long step, double dt, double dof);
 

@@ -16,10 +16,11 @@ namespace cb::test {
 namespace {
 
 // The test process is itself an MPI singleton; the variables OpenMPI set for it
-// would make a child mpiexec (or cloudburst) believe it is part of this job.
+// would make a child mpiexec (or cloudburst) believe it is part of this job. The
+// user's root, oversubscription and launcher settings (scripts/mpi-env) stay.
 const char* scrub_mpi_environment =
     "unset $(env | sed -n 's/^\\(\\(OMPI\\|PMIX\\|OPAL\\|ORTE\\)_[A-Za-z0-9_]*\\)=.*/\\1/p' | "
-    "grep -v -e ALLOW_RUN_AS_ROOT -e rmaps_base_oversubscribe); ";
+    "grep -v -e ALLOW_RUN_AS_ROOT -e rmaps_base_oversubscribe -e plm_rsh_agent); ";
 
 }  // namespace
 

@@ -119,6 +119,12 @@ void check_settle(const Water& w) {
   }
 }
 
+// The device result (nvcc refuses a function-local type in an extended lambda).
+struct SettleOnDevice {
+  double g[3];
+  bool converged;
+};
+
 }  // namespace
 
 TEST_CASE("SETTLE: constraints met, momentum kept, SHAKE's positions and multipliers") {
@@ -161,12 +167,8 @@ TEST_CASE("SETTLE kernels run on the default execution space") {
   const Water w = make_water(rng, 0.0);
   double host_g[3];
   REQUIRE(kmd::settle_multipliers(w.x, w.pred, w.inv_mass, w.length, host_g).converged);
-  struct Out {
-    double g[3];
-    bool converged;
-  };
-  const Out device = cb::test::on_device(KOKKOS_LAMBDA() {
-    Out out{};
+  const SettleOnDevice device = cb::test::on_device(KOKKOS_LAMBDA() {
+    SettleOnDevice out{};
     out.converged = kmd::settle_multipliers(w.x, w.pred, w.inv_mass, w.length, out.g).converged;
     return out;
   });

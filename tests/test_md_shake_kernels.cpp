@@ -158,6 +158,13 @@ void check_shake(const Cluster& cl, const kmd::ShakeControl& control, double len
   }
 }
 
+// The device result (nvcc refuses a function-local type in an extended lambda).
+struct ShakeOnDevice {
+  double g[3];
+  int iterations;
+  bool converged;
+};
+
 }  // namespace
 
 TEST_CASE("SHAKE 2-atom multiplier: the hand-solved root of smaller magnitude") {
@@ -284,13 +291,8 @@ TEST_CASE("SHAKE kernels run on the default execution space") {
   double host_g[3];
   const auto host = kmd::shake_multipliers(cl.shape, cl.x, cl.pred, cl.inv_mass, cl.length,
                                            kmd::ShakeControl{}, host_g);
-  struct Out {
-    double g[3];
-    int iterations;
-    bool converged;
-  };
-  const Out device = cb::test::on_device(KOKKOS_LAMBDA() {
-    Out out{};
+  const ShakeOnDevice device = cb::test::on_device(KOKKOS_LAMBDA() {
+    ShakeOnDevice out{};
     const auto r = kmd::shake_multipliers(cl.shape, cl.x, cl.pred, cl.inv_mass, cl.length,
                                           kmd::ShakeControl{}, out.g);
     out.iterations = r.iterations;

@@ -55,6 +55,22 @@ double qvs_ref(double exner, double theta) {
   return 380.0 / p * std::exp(17.27 * (t - 273.0) / (t - 36.0));
 }
 
+// The initial state at one point, evaluated on the device (a free function: nvcc refuses
+// extended lambdas inside other lambdas and function-local types in them).
+struct Sample {
+  double rho, theta, qv, qc, exner, u, v, w, t, r;
+};
+
+Sample sample_at(const weather::CaseSetup& c, const weather::ExnerTable& table, double x, double y,
+                 double z) {
+  return test::on_device(KOKKOS_LAMBDA() {
+    const weather::MoistPoint b = weather::moist_background(c, table, z);
+    const weather::PointState s = weather::perturb_case(c, x, y, z, b.rho, b.theta);
+    return Sample{b.rho, b.theta, b.qv, b.qc, weather::table_exner(table, z),
+                  s.u,   s.v,     s.w,  s.t,  s.r};
+  });
+}
+
 }  // namespace
 
 TEST_CASE("supercell: the initial state follows the DCMIP2016 profiles, in hydrostatic balance",
@@ -67,17 +83,7 @@ TEST_CASE("supercell: the initial state follows the DCMIP2016 profiles, in hydro
   CHECK(c.length[1] == 168000.0);
   CHECK(c.length[2] == 20000.0);
   const weather::ExnerTable table = weather::make_exner_table(c, -2000.0, 22000.0, 500.0 / 16);
-  struct Sample {
-    double rho, theta, qv, qc, exner, u, v, w, t, r;
-  };
-  const auto at = [&](double x, double y, double z) {
-    return test::on_device(KOKKOS_LAMBDA() {
-      const weather::MoistPoint b = weather::moist_background(c, table, z);
-      const weather::PointState s = weather::perturb_case(c, x, y, z, b.rho, b.theta);
-      return Sample{b.rho, b.theta, b.qv, b.qc, weather::table_exner(table, z),
-                    s.u,   s.v,     s.w,  s.t,  s.r};
-    });
-  };
+  const auto at = [&](double x, double y, double z) { return sample_at(c, table, x, y, z); };
   const auto pressure_at = [&](double z) {
     const Sample m = at(0.0, 0.0, z);
     return pressure(m.rho * m.theta * vapour_factor(m.qv));

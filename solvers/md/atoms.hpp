@@ -12,13 +12,16 @@
 
 namespace cb::md {
 
-using Vec3View = Kokkos::View<double* [3], MemSpace>;
+// Per-atom rows are LayoutRight on every backend (as LAMMPS's KOKKOS package keeps x, v
+// and f): the first n rows of a view are then one contiguous block, which host copies of
+// the owned atoms rely on. CUDA's and HIP's default, LayoutLeft, would stride them.
+using Vec3View = Kokkos::View<double* [3], Kokkos::LayoutRight, MemSpace>;
 using IntView = Kokkos::View<int*, MemSpace>;
 using IdView = Kokkos::View<std::int64_t*, MemSpace>;
-using ImageView = Kokkos::View<int* [3], MemSpace>;
+using ImageView = Kokkos::View<int* [3], Kokkos::LayoutRight, MemSpace>;
 using ScalarView = Kokkos::View<double*, MemSpace>;
 // Per-atom rows of integers whose width is fixed for a run (topology.hpp).
-using RowsView = Kokkos::View<std::int64_t**, MemSpace>;
+using RowsView = Kokkos::View<std::int64_t**, Kokkos::LayoutRight, MemSpace>;
 
 // Periodic image of a ghost relative to its owner, as one code:
 // (sx + 1) + 3 (sy + 1) + 9 (sz + 1) for shifts s in {-1, 0, 1} box lengths.

@@ -2,12 +2,14 @@
 
 Usage (Debian's Python, for h5py and matplotlib):
   /usr/bin/python3 validation/weather/storm_plots.py supercell 4km:OUT4 2km:OUT2 ...
+  /usr/bin/python3 validation/weather/storm_plots.py supercell_hv LABEL:OUT ...
   /usr/bin/python3 validation/weather/storm_plots.py squall OUT
   /usr/bin/python3 validation/weather/storm_plots.py bubble LABEL:OUT ...
 
 OUT is a run's output directory (diagnostics.csv, fields/). `supercell` plots max w against
 time for each resolution and, per resolution, the accumulated surface rain and the 5 km
-updraft at 1 h and 2 h (the split into right- and left-moving storms); `squall` plots max w and the cold pool
+updraft at 1 h and 2 h (the split into right- and left-moving storms); `supercell_hv` plots
+max w alone (supercell_hv_max_w.png), for runs of any length; `squall` plots max w and the cold pool
 against time and an x-z section of theta' and rain at the last output. Each prints, every
 10 minutes, the numbers the docs quote. `bubble` takes Bryan & Fritsch runs (dry and moist,
 any resolution): theta' (dry) or theta_e' (moist) and w at the last output, side by side, and
@@ -46,6 +48,18 @@ def print_every_10_minutes(label, outdir, names):
 
 
 def supercell(runs):
+    max_w_figure(runs, "supercell_max_w.png", "DCMIP2016 supercell, Cartesian, Kessler: max w")
+    for label, outdir in runs:
+        storm_maps(label, outdir)
+
+
+def supercell_hv(runs):
+    """Max w only: runs at several grids and hyperviscosities (no 1 h / 2 h maps needed)."""
+    max_w_figure(runs, "supercell_hv_max_w.png",
+                 "supercell: max w at matched hyperviscosity nu4 = hv_beta dx^4 / (16 dt)")
+
+
+def max_w_figure(runs, name, title):
     fig, ax = plt.subplots(figsize=(6.5, 3.6), dpi=90)
     for label, outdir in runs:
         t, w = series(outdir, "w_max")
@@ -53,15 +67,12 @@ def supercell(runs):
         print_every_10_minutes(label, outdir, ["w_max", "qr_max", "precip_rate_max", "d_water"])
     ax.set_xlabel("t (min)")
     ax.set_ylabel("max w (m/s)")
-    ax.set_title("DCMIP2016 supercell, Cartesian, Kessler: max w", fontsize=10)
+    ax.set_title(title, fontsize=10)
     ax.grid(alpha=0.3)
-    ax.legend()
+    ax.legend(fontsize=8)
     fig.tight_layout()
-    fig.savefig(os.path.join(FIGURES, "supercell_max_w.png"))
+    fig.savefig(os.path.join(FIGURES, name))
     plt.close(fig)
-
-    for label, outdir in runs:
-        storm_maps(label, outdir)
 
 
 def storm_maps(label, outdir):
@@ -217,6 +228,8 @@ def has_field(outdir, name):
 if __name__ == "__main__":
     if len(sys.argv) >= 3 and sys.argv[1] == "supercell":
         supercell([tuple(arg.split(":", 1)) for arg in sys.argv[2:]])
+    elif len(sys.argv) >= 3 and sys.argv[1] == "supercell_hv":
+        supercell_hv([tuple(arg.split(":", 1)) for arg in sys.argv[2:]])
     elif len(sys.argv) >= 3 and sys.argv[1] == "bubble":
         bubble([tuple(arg.split(":", 1)) for arg in sys.argv[2:]])
     elif len(sys.argv) == 3 and sys.argv[1] == "squall":

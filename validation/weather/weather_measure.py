@@ -48,6 +48,7 @@ def last_diagnostics(outdir):
 
 def field_at(outdir, time_wanted, names):
     """Fields of the output whose time is time_wanted (or the last one)."""
+    chosen = None
     for step, path in sorted(fields_files(outdir).items()):
         with h5py.File(path, "r") as f:
             t = float(f.attrs["time"])
@@ -55,6 +56,8 @@ def field_at(outdir, time_wanted, names):
             chosen = path
             if time_wanted is not None:
                 break
+    if chosen is None:
+        raise LookupError(f"{outdir}: no field output at t = {time_wanted} s")
     return read_fields(chosen, names)
 
 

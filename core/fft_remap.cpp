@@ -70,16 +70,18 @@ void copy_block(const FftPoints& grid, const FlatIndex& index, const FftRemap::B
                 const FftPoints& buffer, bool to_buffer) {
   const long long points = block.overlap.points();
   if (points == 0) return;
+  // Blocks are at most one rank's brick, whose flat index is an int: the
+  // point's coordinates by 32-bit divisions (64-bit ones cost twice as much).
+  if (points > INT_MAX) throw std::overflow_error("FftRemap: a block exceeds 2^31 points");
   const Box box = box_of(block.overlap);
   const long long offset = block.offset;
-  const auto policy = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<long long>>(0, points);
   Kokkos::parallel_for(
-      to_buffer ? "core::fft::remap_pack" : "core::fft::remap_unpack", policy,
-      KOKKOS_LAMBDA(const long long p) {
-        const int x = box.lo[0] + static_cast<int>(p % box.n[0]);
-        const int y = box.lo[1] + static_cast<int>((p / box.n[0]) % box.n[1]);
-        const int z =
-            box.lo[2] + static_cast<int>(p / (static_cast<long long>(box.n[0]) * box.n[1]));
+      to_buffer ? "core::fft::remap_pack" : "core::fft::remap_unpack",
+      Kokkos::RangePolicy<ExecSpace>(0, static_cast<int>(points)), KOKKOS_LAMBDA(const int p) {
+        const int row = p / box.n[0];
+        const int x = box.lo[0] + (p - row * box.n[0]);
+        const int y = box.lo[1] + row % box.n[1];
+        const int z = box.lo[2] + row / box.n[1];
         if (to_buffer) {
           buffer(offset + p) = grid(index(x, y, z));
         } else {

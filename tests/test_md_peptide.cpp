@@ -166,3 +166,49 @@ TEST_CASE("the peptide's trajectory: 20 NVE steps in thermo_style multi, as lmp 
   }
   fs::remove_all(dir);
 }
+
+TEST_CASE("energies tallied in the force pass are the separate pass's bits",
+          "[md][molecules][energy]") {
+  // On the steps where thermo is due (or a barostat needs the pressure) the
+  // force pass also tallies energies and virial (force_field.hpp,
+  // add_forces_and_energy); on the others the diagnostics take them from a
+  // separate pass. Both must give the same bits: the same NVE trajectory
+  // sampled every step with thermo every step (tallied) and with thermo only
+  // at the start and end (separate), with full and half lists, for the
+  // peptide (lj/charmm/coul/long, specials, PPPM, every bonded style) and
+  // SETTLE water (lj/cut/coul/long, PPPM).
+  const std::string data = lammps_examples + "peptide/data.peptide";
+  const std::string water = lammps_examples + "HEAT/data.spce";
+  if (!fs::exists(data) || !fs::exists(water)) SKIP("lammps-examples is not installed");
+  const std::string dir = make_temp_dir("cb_md_tally_");
+  write_text(dir + "/peptide.toml", peptide_case(data, "style = \"pppm\"\naccuracy = 1.0e-4\n", 6));
+  const std::string cases[] = {
+      dir + "/peptide.toml --set dump.every_steps=0",
+      std::string(CLOUDBURST_SOURCE_DIR) + "/cases/md/spce_water_nve.toml --set run.steps=6"};
+  const std::vector<std::string> columns = {"pe",     "press", "evdwl", "ecoul", "elong", "ebond",
+                                            "eangle", "pxx",   "pyy",   "pzz",   "pxy",   "pyz"};
+  for (const std::string& input : cases) {
+    for (const std::string list : {"full", "half"}) {
+      std::map<std::string, std::string> out;
+      for (const std::string thermo : {"1", "0"}) {
+        out[thermo] = dir + "/" + list + "_thermo" + thermo;
+        const CliResult r = run_cloudburst(
+            "run " + input + " --output-dir " + out[thermo] +
+            " --set diagnostics.every_steps=1 --set output.every_steps=0 --set neighbor.list=" +
+            list + " --set thermo.every_steps=" + thermo);
+        INFO(r.output);
+        REQUIRE(r.code == 0);
+      }
+      for (const std::string& column : columns) {
+        INFO(input << ", " << list << " list, " << column);
+        const auto tallied = csv_column(out["1"] + "/diagnostics.csv", column);
+        const auto separate = csv_column(out["0"] + "/diagnostics.csv", column);
+        REQUIRE(tallied.size() == 7);
+        CHECK(tallied == separate);
+      }
+      fs::remove_all(out["1"]);
+      fs::remove_all(out["0"]);
+    }
+  }
+  fs::remove_all(dir);
+}

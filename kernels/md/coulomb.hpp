@@ -54,19 +54,35 @@ struct SpecialFactor {
   double lj = 1.0, coul = 1.0;
 };
 
-// The real-space Coulomb force times r of a coul/long pair (LAMMPS's
-// forcecoul; zero beyond rc_coul). A special pair loses (1 - factor) of the
-// full 1/r term, k-space having counted all of it (PairLJCutCoulLong::compute).
-KOKKOS_INLINE_FUNCTION double coul_long_forcecoul(double rsq, const CoulCut& coul, double qqrd2e_qi,
-                                                  double qj, const SpecialFactor& s) {
-  if (rsq >= coul.cutsq) return 0.0;
+// The real-space Coulomb force times r (LAMMPS's forcecoul) and energy of a
+// coul/long pair, from one erfc (zero beyond rc_coul). A special pair loses
+// (1 - factor) of the full 1/r term, k-space having counted all of it
+// (PairLJCutCoulLong::compute).
+struct CoulLongTerms {
+  double force = 0.0, energy = 0.0;
+};
+
+KOKKOS_INLINE_FUNCTION CoulLongTerms coul_long_terms(double rsq, const CoulCut& coul,
+                                                     double qqrd2e_qi, double qj,
+                                                     const SpecialFactor& s) {
+  CoulLongTerms t;
+  if (rsq >= coul.cutsq) return t;
   const double r = cb::math::sqrt(rsq);
   const double grij = coul.g_ewald * r;
   const ScreenedCoulomb sc = screened_coulomb(grij);
   const double prefactor = qqrd2e_qi * qj / r;
-  double forcecoul = prefactor * (sc.erfc + ewald_f * grij * sc.expm2);
-  if (s.coul < 1.0) forcecoul -= (1.0 - s.coul) * prefactor;
-  return forcecoul;
+  t.force = prefactor * (sc.erfc + ewald_f * grij * sc.expm2);
+  t.energy = prefactor * sc.erfc;
+  if (s.coul < 1.0) {
+    t.force -= (1.0 - s.coul) * prefactor;
+    t.energy -= (1.0 - s.coul) * prefactor;
+  }
+  return t;
+}
+
+KOKKOS_INLINE_FUNCTION double coul_long_forcecoul(double rsq, const CoulCut& coul, double qqrd2e_qi,
+                                                  double qj, const SpecialFactor& s) {
+  return coul_long_terms(rsq, coul, qqrd2e_qi, qj, s).force;
 }
 
 // -(dE/dr)/r of a lj/cut/coul/long pair at rsq < max(rc_LJ, rc_coul)^2.
@@ -81,12 +97,7 @@ KOKKOS_INLINE_FUNCTION double lj_coul_long_fpair(double rsq, const LjCoeff& c, c
 // The real-space Coulomb energy of a coul/long pair (zero beyond rc_coul).
 KOKKOS_INLINE_FUNCTION double coul_long_energy(double rsq, const CoulCut& coul, double qqrd2e_qi,
                                                double qj, const SpecialFactor& s = {}) {
-  if (rsq >= coul.cutsq) return 0.0;
-  const double r = cb::math::sqrt(rsq);
-  const double prefactor = qqrd2e_qi * qj / r;
-  double e = prefactor * screened_coulomb(coul.g_ewald * r).erfc;
-  if (s.coul < 1.0) e -= (1.0 - s.coul) * prefactor;
-  return e;
+  return coul_long_terms(rsq, coul, qqrd2e_qi, qj, s).energy;
 }
 
 // -(dE/dr)/r of a pair at squared distance rsq < max(rc_LJ, rc_coul)^2, with

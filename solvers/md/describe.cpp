@@ -122,7 +122,7 @@ std::vector<std::string> describe(const Params& p) {
                     format(", T %g", b.temperature) + " (isotropic; Bernetti & Bussi 2020)");
   } else if (b.style == BarostatStyle::mtk) {
     lines.push_back(format("barostat: mtk, P0 = %g", b.pressure) + format(", damp %g", b.damp) +
-                    format(", chain %d", b.chain) +
+                    format(", chain %g", b.chain) +
                     (b.aniso ? std::string(" (anisotropic") : std::string(" (isotropic")) +
                     " Martyna-Tobias-Klein with the Nose-Hoover thermostat, as LAMMPS fix npt " +
                     (b.aniso ? "aniso)" : "iso)"));

@@ -123,12 +123,28 @@ void ForceField::compute(Atoms& atoms, const NeighborList& list) {
   for (const auto& term : terms_) term->add_forces(atoms, list);
 }
 
-void ForceField::compute(Atoms& atoms, const NeighborList& list, PartTimers& timers) {
+namespace {
+
+void add_energy_virial(const EnergyVirial& part, EnergyVirial& sum) {
+  for (int e = 0; e < Energy::terms; ++e) sum.energy[e] += part.energy[e];
+  sum.virial += part.virial;
+  for (int c = 0; c < 6; ++c) sum.virial_tensor[c] += part.virial_tensor[c];
+}
+
+}  // namespace
+
+void ForceField::compute(Atoms& atoms, const NeighborList& list, PartTimers& timers,
+                         EnergyVirial* energy) {
   timers.start();
   Kokkos::deep_copy(atoms.f, 0.0);
+  if (energy != nullptr) *energy = EnergyVirial{};
   for (const auto& term : terms_) {
     term->set_timers(&timers);
-    term->add_forces(atoms, list);
+    if (energy != nullptr) {
+      add_energy_virial(term->add_forces_and_energy(atoms, list), *energy);
+    } else {
+      term->add_forces(atoms, list);
+    }
     term->set_timers(nullptr);
     timers.charge(term->part());
   }
@@ -136,12 +152,7 @@ void ForceField::compute(Atoms& atoms, const NeighborList& list, PartTimers& tim
 
 EnergyVirial ForceField::energy_virial(const Atoms& atoms, const NeighborList& list) {
   EnergyVirial sum;
-  for (const auto& term : terms_) {
-    const EnergyVirial part = term->energy_virial(atoms, list);
-    for (int e = 0; e < Energy::terms; ++e) sum.energy[e] += part.energy[e];
-    sum.virial += part.virial;
-    for (int c = 0; c < 6; ++c) sum.virial_tensor[c] += part.virial_tensor[c];
-  }
+  for (const auto& term : terms_) add_energy_virial(term->energy_virial(atoms, list), sum);
   return sum;
 }
 

@@ -49,6 +49,13 @@ class ForceTerm {
   virtual void add_forces(Atoms& atoms, const NeighborList& list) = 0;
   // This rank's share of the energy and virial.
   virtual EnergyVirial energy_virial(const Atoms& atoms, const NeighborList& list) = 0;
+  // add_forces, then energy_virial at the same positions: the same bits as
+  // the two calls (the default), in one pass where a term can share the work
+  // (LAMMPS's eflag and vflag on the steps that need energies).
+  virtual EnergyVirial add_forces_and_energy(Atoms& atoms, const NeighborList& list) {
+    add_forces(atoms, list);
+    return energy_virial(atoms, list);
+  }
   // Adds each atom's share of the energy to out(:, 0) (with a half list also
   // on ghosts).
   virtual void add_per_atom_energy(const Atoms& atoms, const NeighborList& list,
@@ -122,8 +129,10 @@ class ForceField {
   // f = the sum of every term's forces on owned atoms and, with a half list,
   // on ghosts (the caller reverse-communicates those).
   void compute(Atoms& atoms, const NeighborList& list);
-  // compute() with each term's time charged to its part.
-  void compute(Atoms& atoms, const NeighborList& list, PartTimers& timers);
+  // compute() with each term's time charged to its part; with `energy`, also
+  // energy_virial()'s result in the same pass (the same bits).
+  void compute(Atoms& atoms, const NeighborList& list, PartTimers& timers,
+               EnergyVirial* energy = nullptr);
   EnergyVirial energy_virial(const Atoms& atoms, const NeighborList& list);
   // out(:, 0) = each atom's share of the energy (ghost shares as compute()).
   void per_atom_energy(const Atoms& atoms, const NeighborList& list, const Vec3View& out);

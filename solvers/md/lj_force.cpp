@@ -8,12 +8,6 @@ namespace {
 using Policy = Kokkos::RangePolicy<ExecSpace>;
 namespace kmd = kernels::md;
 
-// The energy, r . f and its tensor r_a f_b of one pair (zeros beyond its cutoffs).
-struct PairTerms {
-  double vdwl = 0.0, coul = 0.0, virial = 0.0;
-  double tensor[6] = {0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
-};
-
 // -(dE/dr)/r of a pair within reach, for Coulomb kind `coulomb`.
 KOKKOS_INLINE_FUNCTION double pair_fpair(double rsq, const kmd::LjCoeff& c, int coulomb,
                                          const kmd::CoulCut& coul, const kmd::CharmmSwitch& sw,
@@ -24,26 +18,84 @@ KOKKOS_INLINE_FUNCTION double pair_fpair(double rsq, const kmd::LjCoeff& c, int 
                         : s.lj * kmd::lj_fpair(rsq, c);
 }
 
-// The pair energy split into van der Waals and Coulomb (thermo's evdwl, ecoul).
-KOKKOS_INLINE_FUNCTION PairTerms pair_terms(const double (&del)[3], const kmd::LjCoeff& c,
-                                            int coulomb, const kmd::CoulCut& coul,
-                                            const kmd::CharmmSwitch& sw, double qqrd2e_qi,
-                                            double qj, const kmd::SpecialFactor& s) {
-  const double rsq = del[0] * del[0] + del[1] * del[1] + del[2] * del[2];
-  PairTerms t;
-  const bool lj = rsq < c.cutsq, charged = coulomb != 0 && rsq < coul.cutsq;
-  if (!lj && !charged) return t;
-  if (lj)
-    t.vdwl = s.lj * (coulomb == 3 ? kmd::charmm_lj_energy(rsq, c, sw) : kmd::lj_energy(rsq, c));
-  if (charged) {
-    t.coul = coulomb >= 2 ? kmd::coul_long_energy(rsq, coul, qqrd2e_qi, qj, s)
+// The pair energy split into van der Waals and Coulomb (thermo's evdwl, ecoul),
+// zero beyond each cutoff.
+struct PairEnergy {
+  double vdwl = 0.0, coul = 0.0;
+};
+
+KOKKOS_INLINE_FUNCTION PairEnergy pair_energy(double rsq, const kmd::LjCoeff& c, int coulomb,
+                                              const kmd::CoulCut& coul, const kmd::CharmmSwitch& sw,
+                                              double qqrd2e_qi, double qj,
+                                              const kmd::SpecialFactor& s) {
+  PairEnergy e;
+  if (rsq < c.cutsq)
+    e.vdwl = s.lj * (coulomb == 3 ? kmd::charmm_lj_energy(rsq, c, sw) : kmd::lj_energy(rsq, c));
+  if (coulomb != 0 && rsq < coul.cutsq) {
+    e.coul = coulomb >= 2 ? kmd::coul_long_energy(rsq, coul, qqrd2e_qi, qj, s)
                           : kmd::coul_cut_energy(rsq, coul, qqrd2e_qi, qj, s);
   }
-  const double fpair = pair_fpair(rsq, c, coulomb, coul, sw, qqrd2e_qi, qj, s);
-  t.virial = rsq * fpair;
-  for (int c = 0; c < 6; ++c)
-    t.tensor[c] = del[kmd::tensor_row(c)] * del[kmd::tensor_col(c)] * fpair;
-  return t;
+  return e;
+}
+
+// fpair (pair_fpair) and the energies (pair_energy) of a pair within reach,
+// the same bits as those two, with coul/long's erfc evaluated once.
+struct PairForceEnergy {
+  double fpair = 0.0;
+  PairEnergy energy;
+};
+
+KOKKOS_INLINE_FUNCTION PairForceEnergy pair_force_energy(double rsq, const kmd::LjCoeff& c,
+                                                         int coulomb, const kmd::CoulCut& coul,
+                                                         const kmd::CharmmSwitch& sw,
+                                                         double qqrd2e_qi, double qj,
+                                                         const kmd::SpecialFactor& s) {
+  PairForceEnergy out;
+  if (coulomb < 2) {
+    out.fpair = pair_fpair(rsq, c, coulomb, coul, sw, qqrd2e_qi, qj, s);
+    out.energy = pair_energy(rsq, c, coulomb, coul, sw, qqrd2e_qi, qj, s);
+    return out;
+  }
+  const double r2inv = 1.0 / rsq;
+  const kmd::CoulLongTerms terms = kmd::coul_long_terms(rsq, coul, qqrd2e_qi, qj, s);
+  const double forcelj =
+      coulomb == 3 ? kmd::charmm_forcelj(rsq, r2inv, c, sw) : kmd::lj_forcelj(rsq, r2inv, c);
+  out.fpair = (terms.force + s.lj * forcelj) * r2inv;
+  out.energy.coul = terms.energy;
+  if (rsq < c.cutsq)
+    out.energy.vdwl =
+        s.lj * (coulomb == 3 ? kmd::charmm_lj_energy(rsq, c, sw) : kmd::lj_energy(rsq, c));
+  return out;
+}
+
+// A row's energies, r . f and r_a f_b, summed pair by pair in row order.
+struct RowTally {
+  double vdwl = 0.0, coul = 0.0, virial = 0.0;
+  double tensor[6] = {0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
+
+  KOKKOS_INLINE_FUNCTION void add(const double (&del)[3], double rsq, double fpair,
+                                  const PairEnergy& e) {
+    vdwl += e.vdwl;
+    coul += e.coul;
+    virial += rsq * fpair;
+    for (int c = 0; c < 6; ++c)
+      tensor[c] += del[kmd::tensor_row(c)] * del[kmd::tensor_col(c)] * fpair;
+  }
+  // Slot 0 evdwl, 1 ecoul, 2 r . f, 3-8 the tensor.
+  KOKKOS_INLINE_FUNCTION double slot(int c) const {
+    return c == 0 ? vdwl : c == 1 ? coul : c == 2 ? virial : tensor[c - 3];
+  }
+};
+
+constexpr int tally_width = 9;
+
+EnergyVirial energy_virial_of(const Sums<tally_width>& sums) {
+  EnergyVirial ev;
+  ev.energy[Energy::vdwl] = sums[0];
+  ev.energy[Energy::coul] = sums[1];
+  ev.virial = sums[2];
+  for (int c = 0; c < 6; ++c) ev.virial_tensor[c] = sums[3 + c];
+  return ev;
 }
 
 }  // namespace
@@ -78,8 +130,10 @@ LjForce::LjForce(const Params& params)
 }
 
 // F_i = sum_j fpair(r_ij) (x_i - x_j) over the row of owned atom i; with a
-// half list the reaction -F_ij goes to j (Newton's third law).
-template <bool Half, bool OneType, int Coul, bool Special>
+// half list the reaction -F_ij goes to j (Newton's third law). With Tally,
+// also the row's energies and virial into tally_(i, :), then summed in
+// energy_virial's order (the same bits).
+template <bool Half, bool OneType, int Coul, bool Special, bool Tally>
 void LjForce::add_pair_forces(Atoms& atoms, const NeighborList& list) {
   const SpecialTable special = special_;
   const kmd::CharmmSwitch sw = switch_;
@@ -93,6 +147,10 @@ void LjForce::add_pair_forces(Atoms& atoms, const NeighborList& list) {
   const auto coeff = coeff_;
   const kmd::LjCoeff one = one_;
   const Vec3Scatter scatter = Half ? force_scatter_.onto(f) : Vec3Scatter();
+  if (Tally && static_cast<int>(tally_.extent(0)) < atoms.nlocal)
+    tally_ = TallyView("md::lj_tally", atoms.nlocal + atoms.nlocal / 8 + 64);
+  const TallyView tally = tally_;
+  const double weight = Half ? 1.0 : 0.5;  // a full list holds each pair twice
   Kokkos::parallel_for(
       Half ? "md::lj_forces_half" : "md::lj_forces_full", Policy(0, atoms.nlocal),
       KOKKOS_LAMBDA(int i) {
@@ -100,6 +158,7 @@ void LjForce::add_pair_forces(Atoms& atoms, const NeighborList& list) {
         const int ti = OneType ? 1 : type(i);
         const double qqrd2e_qi = Coul != 0 ? coul.qqrd2e * q(i) : 0.0;
         double fx = 0.0, fy = 0.0, fz = 0.0;
+        RowTally row;
         const int n = counts(i);
         for (int k = 0; k < n; ++k) {
           const int entry = neighbors(i, k);
@@ -110,8 +169,14 @@ void LjForce::add_pair_forces(Atoms& atoms, const NeighborList& list) {
           if (rsq >= c.cutsq && (Coul == 0 || rsq >= coul.cutsq)) continue;
           const kmd::SpecialFactor factor =
               Special ? special.level[special_level(entry)] : kmd::SpecialFactor{};
-          const double fpair =
-              pair_fpair(rsq, c, Coul, coul, sw, qqrd2e_qi, Coul != 0 ? q(j) : 0.0, factor);
+          const double qj = Coul != 0 ? q(j) : 0.0;
+          PairForceEnergy pfe;
+          if (Tally) {
+            pfe = pair_force_energy(rsq, c, Coul, coul, sw, qqrd2e_qi, qj, factor);
+          } else {
+            pfe.fpair = pair_fpair(rsq, c, Coul, coul, sw, qqrd2e_qi, qj, factor);
+          }
+          const double fpair = pfe.fpair;
           fx += dx * fpair;
           fy += dy * fpair;
           fz += dz * fpair;
@@ -120,6 +185,10 @@ void LjForce::add_pair_forces(Atoms& atoms, const NeighborList& list) {
             access(j, 0) -= dx * fpair;
             access(j, 1) -= dy * fpair;
             access(j, 2) -= dz * fpair;
+          }
+          if (Tally) {
+            const double del[3] = {dx, dy, dz};
+            row.add(del, rsq, fpair, pfe.energy);
           }
         }
         if (Half) {
@@ -132,6 +201,9 @@ void LjForce::add_pair_forces(Atoms& atoms, const NeighborList& list) {
           f(i, 1) += fy;
           f(i, 2) += fz;
         }
+        if (Tally) {
+          for (int c = 0; c < tally_width; ++c) tally(i, c) = weight * row.slot(c);
+        }
       });
   if (Half) {
     Vec3View target = f;
@@ -140,43 +212,63 @@ void LjForce::add_pair_forces(Atoms& atoms, const NeighborList& list) {
 }
 
 void LjForce::add_forces(Atoms& atoms, const NeighborList& list) {
+  dispatch<false>(atoms, list);
+}
+
+EnergyVirial LjForce::add_forces_and_energy(Atoms& atoms, const NeighborList& list) {
+  dispatch<true>(atoms, list);
+  return summed_tally(atoms.nlocal);
+}
+
+EnergyVirial LjForce::summed_tally(int nlocal) {
+  const TallyView tally = tally_;
+  return energy_virial_of(sums_.sum<tally_width>(
+      "md::lj_energy_virial", nlocal, KOKKOS_LAMBDA(int i, double* sum) {
+        for (int c = 0; c < tally_width; ++c) sum[c] += tally(i, c);
+      }));
+}
+
+template <bool Tally>
+void LjForce::dispatch(Atoms& atoms, const NeighborList& list) {
   const bool half = list.half();
   if (atoms.special_width > 0 || coulomb_ == 3) {
-    add_special_pair_forces(atoms, list);
+    dispatch_special<Tally>(atoms, list);
   } else if (coulomb_ == 2) {
-    half ? add_pair_forces<true, false, 2, false>(atoms, list)
-         : add_pair_forces<false, false, 2, false>(atoms, list);
+    half ? add_pair_forces<true, false, 2, false, Tally>(atoms, list)
+         : add_pair_forces<false, false, 2, false, Tally>(atoms, list);
   } else if (coulomb_ == 1) {
-    half ? add_pair_forces<true, false, 1, false>(atoms, list)
-         : add_pair_forces<false, false, 1, false>(atoms, list);
+    half ? add_pair_forces<true, false, 1, false, Tally>(atoms, list)
+         : add_pair_forces<false, false, 1, false, Tally>(atoms, list);
   } else if (half) {
-    one_type_ ? add_pair_forces<true, true, 0, false>(atoms, list)
-              : add_pair_forces<true, false, 0, false>(atoms, list);
+    one_type_ ? add_pair_forces<true, true, 0, false, Tally>(atoms, list)
+              : add_pair_forces<true, false, 0, false, Tally>(atoms, list);
   } else {
-    one_type_ ? add_pair_forces<false, true, 0, false>(atoms, list)
-              : add_pair_forces<false, false, 0, false>(atoms, list);
+    one_type_ ? add_pair_forces<false, true, 0, false, Tally>(atoms, list)
+              : add_pair_forces<false, false, 0, false, Tally>(atoms, list);
   }
 }
 
 // Molecules: rows whose entries carry special levels (and lj/charmm/coul/long,
 // a molecular pair style).
-void LjForce::add_special_pair_forces(Atoms& atoms, const NeighborList& list) {
+template <bool Tally>
+void LjForce::dispatch_special(Atoms& atoms, const NeighborList& list) {
   const bool half = list.half();
   if (coulomb_ == 3) {
-    half ? add_pair_forces<true, false, 3, true>(atoms, list)
-         : add_pair_forces<false, false, 3, true>(atoms, list);
+    half ? add_pair_forces<true, false, 3, true, Tally>(atoms, list)
+         : add_pair_forces<false, false, 3, true, Tally>(atoms, list);
   } else if (coulomb_ == 2) {
-    half ? add_pair_forces<true, false, 2, true>(atoms, list)
-         : add_pair_forces<false, false, 2, true>(atoms, list);
+    half ? add_pair_forces<true, false, 2, true, Tally>(atoms, list)
+         : add_pair_forces<false, false, 2, true, Tally>(atoms, list);
   } else if (coulomb_ == 1) {
-    half ? add_pair_forces<true, false, 1, true>(atoms, list)
-         : add_pair_forces<false, false, 1, true>(atoms, list);
+    half ? add_pair_forces<true, false, 1, true, Tally>(atoms, list)
+         : add_pair_forces<false, false, 1, true, Tally>(atoms, list);
   } else {
-    half ? add_pair_forces<true, false, 0, true>(atoms, list)
-         : add_pair_forces<false, false, 0, true>(atoms, list);
+    half ? add_pair_forces<true, false, 0, true, Tally>(atoms, list)
+         : add_pair_forces<false, false, 0, true, Tally>(atoms, list);
   }
 }
 
+// The same rows, pairs and sums as add_pair_forces<..., Tally = true>.
 EnergyVirial LjForce::energy_virial(const Atoms& atoms, const NeighborList& list) {
   const auto x = atoms.x;
   const auto type = atoms.type;
@@ -189,33 +281,25 @@ EnergyVirial LjForce::energy_virial(const Atoms& atoms, const NeighborList& list
   const SpecialTable special = special_;
   const kmd::CharmmSwitch sw = switch_;
   const double weight = list.half() ? 1.0 : 0.5;  // a full list holds each pair twice
-  const Sums<9> sums = sums_.sum<9>(
+  return energy_virial_of(sums_.sum<tally_width>(
       "md::lj_energy_virial", atoms.nlocal, KOKKOS_LAMBDA(int i, double* sum) {
-        double evdwl = 0.0, ecoul = 0.0, w = 0.0, tensor[6] = {0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
+        RowTally row;
         const double qqrd2e_qi = coulomb != 0 ? coul.qqrd2e * q(i) : 0.0;
         for (int k = 0; k < counts(i); ++k) {
           const int entry = neighbors(i, k);
           const int j = neighbor_index(entry);
           const double del[3] = {x(i, 0) - x(j, 0), x(i, 1) - x(j, 1), x(i, 2) - x(j, 2)};
-          const PairTerms t =
-              pair_terms(del, coeff(type(i), type(j)), coulomb, coul, sw, qqrd2e_qi,
-                         coulomb != 0 ? q(j) : 0.0, special.level[special_level(entry)]);
-          evdwl += t.vdwl;
-          ecoul += t.coul;
-          w += t.virial;
-          for (int c = 0; c < 6; ++c) tensor[c] += t.tensor[c];
+          const double rsq = del[0] * del[0] + del[1] * del[1] + del[2] * del[2];
+          const kmd::LjCoeff& c = coeff(type(i), type(j));
+          if (rsq >= c.cutsq && (coulomb == 0 || rsq >= coul.cutsq)) continue;
+          const kmd::SpecialFactor factor = special.level[special_level(entry)];
+          const double qj = coulomb != 0 ? q(j) : 0.0;
+          const PairForceEnergy pfe =
+              pair_force_energy(rsq, c, coulomb, coul, sw, qqrd2e_qi, qj, factor);
+          row.add(del, rsq, pfe.fpair, pfe.energy);
         }
-        sum[0] += weight * evdwl;
-        sum[1] += weight * ecoul;
-        sum[2] += weight * w;
-        for (int c = 0; c < 6; ++c) sum[3 + c] += weight * tensor[c];
-      });
-  EnergyVirial ev;
-  ev.energy[Energy::vdwl] = sums[0];
-  ev.energy[Energy::coul] = sums[1];
-  ev.virial = sums[2];
-  for (int c = 0; c < 6; ++c) ev.virial_tensor[c] = sums[3 + c];
-  return ev;
+        for (int c = 0; c < tally_width; ++c) sum[c] += weight * row.slot(c);
+      }));
 }
 
 // Half of each pair energy to each atom of the pair, as LAMMPS compute pe/atom.
@@ -242,9 +326,10 @@ void LjForce::add_per_atom_energy(const Atoms& atoms, const NeighborList& list,
           const int entry = neighbors(i, k);
           const int j = neighbor_index(entry);
           const double del[3] = {x(i, 0) - x(j, 0), x(i, 1) - x(j, 1), x(i, 2) - x(j, 2)};
-          const PairTerms t =
-              pair_terms(del, coeff(type(i), type(j)), coulomb, coul, sw, qqrd2e_qi,
-                         coulomb != 0 ? q(j) : 0.0, special.level[special_level(entry)]);
+          const double rsq = del[0] * del[0] + del[1] * del[1] + del[2] * del[2];
+          const PairEnergy t =
+              pair_energy(rsq, coeff(type(i), type(j)), coulomb, coul, sw, qqrd2e_qi,
+                          coulomb != 0 ? q(j) : 0.0, special.level[special_level(entry)]);
           const double half_pair = 0.5 * (t.vdwl + t.coul);
           e += half_pair;
           if (half) access(j, 0) += half_pair;

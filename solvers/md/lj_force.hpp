@@ -42,8 +42,8 @@ class LjForce : public ForceTerm {
   explicit LjForce(const Params& params);
 
   void add_forces(Atoms& atoms, const NeighborList& list) override;
-  void add_special_pair_forces(Atoms& atoms, const NeighborList& list);
   EnergyVirial energy_virial(const Atoms& atoms, const NeighborList& list) override;
+  EnergyVirial add_forces_and_energy(Atoms& atoms, const NeighborList& list) override;
   void add_per_atom_energy(const Atoms& atoms, const NeighborList& list,
                            const Vec3View& out) override;
   // Summed over type pairs (both orders), as LAMMPS Pair::init.
@@ -54,9 +54,11 @@ class LjForce : public ForceTerm {
   void set_g_ewald(double g) { coul_.g_ewald = g; }
 
   // Coul: 0 none, 1 cut, 2 long, 3 long with charmm's switched LJ; Special:
-  // rows carry special levels.
-  template <bool Half, bool OneType, int Coul, bool Special>
+  // rows carry special levels; Tally: each row's energies and virial too.
+  template <bool Half, bool OneType, int Coul, bool Special, bool Tally>
   void add_pair_forces(Atoms& atoms, const NeighborList& list);
+  // energy_virial()'s sums of the rows add_pair_forces<..., true> tallied.
+  EnergyVirial summed_tally(int nlocal);
 
   // special_bonds factors by level (index 0: ordinary pairs, 1 and 1).
   struct SpecialTable {
@@ -72,7 +74,14 @@ class LjForce : public ForceTerm {
   kernels::md::CoulCut coul_;
   SpecialTable special_;
   kernels::md::CharmmSwitch switch_;
+  template <bool Tally>
+  void dispatch(Atoms& atoms, const NeighborList& list);
+  template <bool Tally>
+  void dispatch_special(Atoms& atoms, const NeighborList& list);
+
+  using TallyView = Kokkos::View<double* [9], Kokkos::LayoutRight, MemSpace>;
   ScatterOnto force_scatter_, energy_scatter_;
+  TallyView tally_;  // per owned atom: evdwl, ecoul, r . f, r_a f_b of its row
   OrderedSum sums_;  // energy and virial, summed in a thread-count independent order
 };
 

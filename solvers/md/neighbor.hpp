@@ -81,6 +81,7 @@ class NeighborList {
   // Row entries kept sorted on the fly in a per-row buffer; longer rows (water
   // with a 10 A cutoff has about 300 per half row) are sorted by sort_rows().
   static constexpr int row_buffer = 128;
+  static constexpr int sort_buffer = 1024;  // longest row sort_rows sorts in a private copy
   // Bin edge = list cutoff / bins_per_cutoff, LAMMPS's default (3 tests about a
   // quarter fewer candidates but was measured slower on lj_bench: more bins).
   static constexpr int bins_per_cutoff = 2;

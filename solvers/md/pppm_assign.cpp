@@ -99,47 +99,60 @@ void PppmSum::map_atoms(const Atoms& atoms) {
 
 // rho(m) = sum_i q_i delvolinv W(x_i - m) on every point m of the out brick:
 // each point sums, cell by cell (z, y, x) and atom by atom in index order, the
-// atoms whose stencil reaches it, with LAMMPS make_rho's products.
+// atoms whose stencil reaches it, with LAMMPS make_rho's products. One work
+// item per run of assign_chunk points along x: the cells reaching a point
+// row (cz, cy) are consecutive along x, so are their atoms in `sorted`, and
+// each atom's z and y product serves every point of the run it reaches;
+// every point still adds its atoms in the order above (the same bits as one
+// point at a time).
 void PppmSum::assign_charges(const Atoms& atoms) {
+  constexpr int assign_chunk = 16;
   const kmd::PppmStencil st = kmd::pppm_stencil(parameters_.order);
-  const int nlower = st.nlower, nupper = st.nupper;
+  const int nlower = st.nlower, nupper = st.nupper, order = st.order;
   const double delvolinv = delinv_[0] * delinv_[1] * delinv_[2];
   const Brick out = grid_->out();
   const Int3 e = out.extent();
-  const int ox = out.lo[0], oy = out.lo[1], oz = out.lo[2];
+  const int ox = out.lo[0], oy = out.lo[1], oz = out.lo[2], nx = e[0];
   const int clx = centre_lo_[0], cly = centre_lo_[1], clz = centre_lo_[2];
   const int ncx = centres_[0], ncy = centres_[1], ncz = centres_[2];
+  const auto centre = centre_;
   const auto q = atoms.q;
   const auto weights = weights_;
   const auto start = cell_start_;
   const auto sorted = sorted_;
   const auto density = density_;
+  const int chunks = (nx + assign_chunk - 1) / assign_chunk;
   Kokkos::parallel_for(
-      "md::pppm_assign_charges", Policy3({0, 0, 0}, {e[2], e[1], e[0]}),
-      KOKKOS_LAMBDA(int k, int j, int i) {
-        const int mx = i + ox, my = j + oy, mz = k + oz;
+      "md::pppm_assign_charges", Policy3({0, 0, 0}, {e[2], e[1], chunks}),
+      KOKKOS_LAMBDA(int k, int j, int chunk) {
+        const int i0 = chunk * assign_chunk;
+        const int n = nx - i0 < assign_chunk ? nx - i0 : assign_chunk;
+        const int mx0 = i0 + ox, my = j + oy, mz = k + oz;
         // Centres n with n + nlower <= m <= n + nupper, as cell indices.
-        const CellRange rx = cells_reaching(mx, clx, ncx, nlower, nupper);
+        const CellRange first = cells_reaching(mx0, clx, ncx, nlower, nupper);
+        const CellRange last = cells_reaching(mx0 + n - 1, clx, ncx, nlower, nupper);
         const CellRange ry = cells_reaching(my, cly, ncy, nlower, nupper);
         const CellRange rz = cells_reaching(mz, clz, ncz, nlower, nupper);
-        double rho = 0.0;
+        double rho[assign_chunk];
+        for (int p = 0; p < assign_chunk; ++p) rho[p] = 0.0;
         for (int cz = rz.first; cz <= rz.last; ++cz) {
           const int wz = mz - (cz + clz) - nlower;
           for (int cy = ry.first; cy <= ry.last; ++cy) {
             const int wy = my - (cy + cly) - nlower;
-            for (int cx = rx.first; cx <= rx.last; ++cx) {
-              const int wx = mx - (cx + clx) - nlower;
-              const int c = cx + ncx * (cy + ncy * cz);
-              for (int s = start(c); s < start(c + 1); ++s) {
-                const int a = sorted(s);
-                const double zq = delvolinv * q(a) * weights(a, 2, wz);
-                const double yq = zq * weights(a, 1, wy);
-                rho += yq * weights(a, 0, wx);
-              }
+            const int row = ncx * (cy + ncy * cz);
+            const int end = start(row + last.last + 1);
+            for (int s = start(row + first.first); s < end; ++s) {
+              const int a = sorted(s);
+              const double zq = delvolinv * q(a) * weights(a, 2, wz);
+              const double yq = zq * weights(a, 1, wy);
+              // The points of the run within the atom's stencil.
+              const int lo = centre(a, 0) + nlower - mx0;
+              const int p0 = lo > 0 ? lo : 0, p1 = lo + order < n ? lo + order : n;
+              for (int p = p0; p < p1; ++p) rho[p] += yq * weights(a, 0, p - lo);
             }
           }
         }
-        density(0, k, j, i) = rho;
+        for (int p = 0; p < n; ++p) density(0, k, j, i0 + p) = rho[p];
       });
 }
 

@@ -278,11 +278,26 @@ void PppmSum::interpolate_forces(Atoms& atoms) {
       });
 }
 
+EnergyVirial PppmSum::energy_virial(const Atoms& atoms, const NeighborList& /*list*/) {
+  transform_density(atoms);
+  return spectrum_energy_virial();
+}
+
+// One density transform for both (LAMMPS PPPM::compute with eflag and vflag).
+EnergyVirial PppmSum::add_forces_and_energy(Atoms& atoms, const NeighborList& /*list*/) {
+  Kokkos::Profiling::pushRegion("md::pppm");
+  transform_density(atoms);
+  const EnergyVirial ev = spectrum_energy_virial();
+  compute_field();
+  interpolate_forces(atoms);
+  Kokkos::Profiling::popRegion();
+  return ev;
+}
+
 // The energy sum_k s2 G |rho_hat|^2 and its virial tensor over this
 // rank's spectrum, summed over ranks; rank 0 reports the whole (LAMMPS
 // PPPM::compute with the self and background terms).
-EnergyVirial PppmSum::energy_virial(const Atoms& atoms, const NeighborList& /*list*/) {
-  transform_density(atoms);
+EnergyVirial PppmSum::spectrum_energy_virial() {
   const Brick sp = fft_->spectrum();
   const Int3 se = sp.extent();
   const int mesh[3] = {parameters_.mesh[0], parameters_.mesh[1], parameters_.mesh[2]};

@@ -52,6 +52,7 @@ class PppmSum : public ForceTerm {
 
   void add_forces(Atoms& atoms, const NeighborList& list) override;
   EnergyVirial energy_virial(const Atoms& atoms, const NeighborList& list) override;
+  EnergyVirial add_forces_and_energy(Atoms& atoms, const NeighborList& list) override;
   void add_per_atom_energy(const Atoms&, const NeighborList&, const Vec3View&) override {}
   void atoms_rebuilt(const Atoms& atoms) override;
   // The box changed size (a barostat), as LAMMPS's PPPM::setup after fix
@@ -69,6 +70,8 @@ class PppmSum : public ForceTerm {
   void compute_field();
   void interpolate_forces(Atoms& atoms);
   void influence_function();
+  // The energy and virial of the rho_hat transform_density left.
+  EnergyVirial spectrum_energy_virial();
 
  private:
   void make_bricks();

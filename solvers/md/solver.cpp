@@ -121,7 +121,14 @@ void MdSolver::step(double /*time*/, double dt, PhaseTimer& timer) {
       parts_.charge(Part::comm);
     }
   }
-  forces_.compute(atoms_, list_, parts_);
+  if (energy_wanted(step_ + 1)) {
+    EnergyVirial energy;
+    forces_.compute(atoms_, list_, parts_, &energy);
+    step_energy_ = energy;
+    step_energy_step_ = step_ + 1;
+  } else {
+    forces_.compute(atoms_, list_, parts_);
+  }
   if (list_.half()) {
     ScopedPhase comm(timer, Phase::halo, "md::reverse_comm");
     parts_.start();

@@ -88,6 +88,9 @@ class MdSolver : public ParticleSolver {
   ThermoSums thermo_sums();
   // Energies and virial of the current step's forces (computed once a step).
   EnergyVirial step_energy_virial();
+  // Whether thermo() will be asked for at `step` (a barostat every step, the
+  // thermo log when due): then the force pass tallies the energies too.
+  bool energy_wanted(long step) const { return barostat_.active() || thermo_log_.due(step, false); }
   // Thermo of `sums` with the current step's number and the given volume.
   Thermo thermo_of(const ThermoSums& sums, double volume) const;
   // Thermo of the velocities now, the current step's forces and box.

@@ -13,7 +13,12 @@ water's measured 45.2e-6 /bar at 25 C (4.52e-10 /Pa, e.g. the CRC Handbook); SPC
 is close to it, about 46e-6 /bar (Vega & Abascal 2011, PCCP 13:19663; quoted, the
 table was not available here to recheck).
 
+With --lammps-log LOG, the same averages from the thermo rows of Debian's lmp running
+validation/md/in.spce_production (columns step temp press pe density vol, 2 fs steps)
+instead of a cloudburst run.
+
 Usage: water_npt.py OUTPUT_DIR [--start PS] [--blocks N] [--molecules N] [--figure PNG]
+       water_npt.py --lammps-log LOG [--start PS] [--blocks N] [--molecules N]
 Needs /usr/bin/python3 with numpy (and matplotlib for the figure).
 """
 import argparse
@@ -34,6 +39,28 @@ def read_table(output_dir):
     return {key: np.array([float(r[key]) for r in rows]) for key in rows[0]}
 
 
+def read_lammps_log(path, dt_fs=2.0):
+    """The thermo rows (step temp press pe density vol) of an lmp log, time in fs."""
+    rows, columns = [], None
+    for line in open(path):
+        words = line.split()
+        if words[:6] == ["Step", "Temp", "Press", "PotEng", "Density", "Volume"]:
+            columns = words
+            continue
+        if columns and len(words) == len(columns):
+            try:
+                rows.append([float(w) for w in words])
+            except ValueError:
+                columns = None
+        elif columns and words[:2] == ["Loop", "time"]:
+            columns = None
+    if not rows:
+        raise SystemExit(path + ": no thermo rows 'Step Temp Press PotEng Density Volume'")
+    data = np.array(rows)
+    return {"time": data[:, 0] * dt_fs, "temp": data[:, 1], "press": data[:, 2],
+            "pe": data[:, 3], "density": data[:, 4], "vol": data[:, 5]}
+
+
 def compressibility_per_bar(volume, temperature):
     """kappa_T from the volume fluctuations at the mean temperature (1/bar)."""
     kt = BOLTZMANN * temperature.mean()
@@ -49,7 +76,7 @@ def jackknife_compressibility(volume, temperature, blocks):
     return np.sqrt((blocks - 1) / blocks * np.sum((leave_out - np.mean(leave_out)) ** 2))
 
 
-def figure(table, molecules, start_fs, path):
+def figure(table, molecules, start_fs, path, title):
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -66,21 +93,26 @@ def figure(table, molecules, start_fs, path):
     bottom.legend(loc="upper right")
     for ax in (top, bottom):
         ax.axvline(start_fs / 1000.0, color="k", lw=0.6, ls="--")
-    top.set_title("SPC/E water NPT, 298 K, 1 atm (CSVR + C-rescale, SETTLE, PPPM)")
+    top.set_title(title)
     fig.tight_layout()
     fig.savefig(path, dpi=110)
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("output_dir")
+    parser.add_argument("output_dir", nargs="?", default="")
+    parser.add_argument("--lammps-log", default="", help="lmp log of in.spce_production")
     parser.add_argument("--start", type=float, default=20.0, help="production from (ps)")
     parser.add_argument("--blocks", type=int, default=8)
     parser.add_argument("--molecules", type=int, default=1024)
     parser.add_argument("--figure", default="")
+    parser.add_argument("--title", default="SPC/E water NPT, 298 K, 1 atm (CSVR + C-rescale, "
+                        "SETTLE, PPPM)")
     args = parser.parse_args()
 
-    table = read_table(args.output_dir)
+    if bool(args.output_dir) == bool(args.lammps_log):
+        raise SystemExit("give a cloudburst OUTPUT_DIR or --lammps-log LOG")
+    table = read_lammps_log(args.lammps_log) if args.lammps_log else read_table(args.output_dir)
     keep = table["time"] >= args.start * 1000.0
     if keep.sum() < 2 * args.blocks:
         raise SystemExit("only %d rows from %.1f ps on" % (keep.sum(), args.start))
@@ -97,7 +129,7 @@ def main():
     print("%-28s %.1f +- %.1f (jackknife over the blocks)"
           % ("kappa_T (1e-6 /bar)", kappa * 1e6, error * 1e6))
     if args.figure:
-        figure(table, args.molecules, args.start * 1000.0, args.figure)
+        figure(table, args.molecules, args.start * 1000.0, args.figure, args.title)
         print("figure:", args.figure)
 
 

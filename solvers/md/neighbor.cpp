@@ -271,10 +271,11 @@ KOKKOS_INLINE_FUNCTION void sift_down_local(std::int64_t* keys, int* entries, in
 
 }  // namespace
 
-// Heapsort by key (n log n) of the rows longer than the fill buffer: rows of
-// up to sort_buffer entries in a private copy with their keys beside them
-// (one key load per entry instead of two dependent loads per comparison),
-// longer ones in place. Keys are unique, so the order is the one any sort gives.
+// Sorts by key the rows longer than the fill buffer: rows of up to
+// sort_buffer entries in a private copy with their keys beside them (one key
+// load per entry instead of two dependent loads per comparison), the
+// unsorted part by heapsort, merged with the sorted first row_buffer entries;
+// longer rows by heapsort in place. Keys are unique, so the order is the one any sort gives.
 void NeighborList::sort_rows(int nlocal) {
   const auto key = key_;
   const auto list = neighbors;
@@ -284,20 +285,32 @@ void NeighborList::sort_rows(int nlocal) {
         const int n = number(i);
         if (n <= row_buffer) return;
         if (n <= sort_buffer) {
+          // The first row_buffer entries came sorted from the fill: sort the
+          // rest (a heap, sorted in place by taking the largest to the end),
+          // then merge the two runs into the row.
           std::int64_t keys[sort_buffer];
           int entries[sort_buffer];
           for (int m = 0; m < n; ++m) {
             entries[m] = list(i, m);
             keys[m] = key(neighbor_index(entries[m]));
           }
-          for (int root = n / 2 - 1; root >= 0; --root) sift_down_local(keys, entries, root, n);
-          for (int end = n - 1; end > 0; --end) {
-            list(i, end) = entries[0];
-            keys[0] = keys[end];
-            entries[0] = entries[end];
-            sift_down_local(keys, entries, 0, end);
+          std::int64_t* tail_keys = keys + row_buffer;
+          int* tail = entries + row_buffer;
+          const int t = n - row_buffer;
+          for (int root = t / 2 - 1; root >= 0; --root) sift_down_local(tail_keys, tail, root, t);
+          for (int end = t - 1; end > 0; --end) {
+            const std::int64_t top_key = tail_keys[0];
+            const int top = tail[0];
+            tail_keys[0] = tail_keys[end];
+            tail[0] = tail[end];
+            tail_keys[end] = top_key;
+            tail[end] = top;
+            sift_down_local(tail_keys, tail, 0, end);
           }
-          list(i, 0) = entries[0];
+          int a = 0, b = row_buffer;
+          for (int m = 0; m < n; ++m)
+            list(i, m) =
+                b == n || (a < row_buffer && keys[a] < keys[b]) ? entries[a++] : entries[b++];
           return;
         }
         for (int root = n / 2 - 1; root >= 0; --root) sift_down(list, key, i, root, n);

@@ -155,9 +155,10 @@ KOKKOS_INLINE_FUNCTION real face_pressure(const Stencil& q, const FaceBackground
 // (free slip, insulating) the normal velocity, the hyperviscous mass flux and
 // the diffusive flux are zero, so no mass crosses it. eos_factor: the vapour factor of the
 // face's interpolated vapour in moist runs (kernels/weather/moist.hpp), exactly 1 in dry runs.
-KOKKOS_INLINE_FUNCTION Vars face_flux(const Stencil& q, const FaceBackground& face,
-                                      const CellBackground& lo, const CellBackground& hi, int axis,
-                                      bool wall, const FluxParams& p, real eos_factor = 1) {
+KOKKOS_FORCEINLINE_FUNCTION Vars face_flux(const Stencil& q, const FaceBackground& face,
+                                           const CellBackground& lo, const CellBackground& hi,
+                                           int axis, bool wall, const FluxParams& p,
+                                           real eos_factor = 1) {
   Vars d3;
   for (int v = 0; v < 5; ++v) d3[v] = third_difference(q[0][v], q[1][v], q[2][v], q[3][v]);
   FaceState w = face_state(face_values(q), face, eos_factor);

@@ -89,9 +89,13 @@ void NeighborList::bin_atoms(const Atoms& atoms, const Grid& grid) {
   if (static_cast<int>(atom_bin_.extent(0)) < nall) {
     atom_bin_ = IntView("md::atom_bin", nall + nall / 5);
     bin_atoms_ = IntView("md::bin_atoms", nall + nall / 5);
+    bin_x_ = Kokkos::View<double* [3], MemSpace>("md::bin_x", nall + nall / 5);
+    bin_key_ = IdView("md::bin_key", nall + nall / 5);
   }
   const auto x = atoms.x;
   const auto count = bin_count_, offset = bin_offset_, members = bin_atoms_, bin = atom_bin_;
+  const auto binned_x = bin_x_;
+  const auto binned_key = bin_key_, key = key_;
   Kokkos::deep_copy(Kokkos::subview(count, std::make_pair(0, nbins)), 0);
   Kokkos::parallel_for(
       "md::bin_assign", Policy(0, nall), KOKKOS_LAMBDA(int i) {
@@ -109,12 +113,17 @@ void NeighborList::bin_atoms(const Atoms& atoms, const Grid& grid) {
   Kokkos::deep_copy(Kokkos::subview(count, std::make_pair(0, nbins)), 0);
   Kokkos::parallel_for(
       "md::bin_fill", Policy(0, nall), KOKKOS_LAMBDA(int i) {
-        const int slot = Kokkos::atomic_fetch_add(&count(bin(i)), 1);
-        members(offset(bin(i)) + slot) = i;
+        const int slot = offset(bin(i)) + Kokkos::atomic_fetch_add(&count(bin(i)), 1);
+        members(slot) = i;
+        for (int d = 0; d < 3; ++d) binned_x(slot, d) = x(i, d);
+        binned_key(slot) = key(i);
       });
 }
 
-// Stencil: bin offsets whose nearest points are closer than the cutoff.
+// Stencil rows: for each bin offset (dy, dz) with some bin closer than the cutoff, the
+// reach rx along x such that the bins dx = -rx..rx are those closer than the cutoff (the
+// gap grows with |dx|, so they are consecutive). Bins consecutive along x hold their atoms
+// consecutively (bin index order), so a row is one contiguous run of candidates.
 static std::vector<std::array<int, 3>> make_stencil(const NeighborList::Grid& grid, double cutoff) {
   int reach[3];
   double size[3];
@@ -122,21 +131,24 @@ static std::vector<std::array<int, 3>> make_stencil(const NeighborList::Grid& gr
     size[d] = 1.0 / grid.inv_size[d];
     reach[d] = std::min(static_cast<int>(std::ceil(cutoff / size[d])), grid.n[d]);
   }
-  std::vector<std::array<int, 3>> stencil;
+  const auto gap2 = [&](int dx, int dy, int dz) {
+    const int off[3] = {dx, dy, dz};
+    double sum = 0.0;
+    for (int d = 0; d < 3; ++d) {
+      const double gap = std::max(std::abs(off[d]) - 1, 0) * size[d];
+      sum += gap * gap;
+    }
+    return sum;
+  };
+  std::vector<std::array<int, 3>> rows;
   for (int k = -reach[2]; k <= reach[2]; ++k) {
     for (int j = -reach[1]; j <= reach[1]; ++j) {
-      for (int i = -reach[0]; i <= reach[0]; ++i) {
-        const int off[3] = {i, j, k};
-        double gap2 = 0.0;
-        for (int d = 0; d < 3; ++d) {
-          const double gap = std::max(std::abs(off[d]) - 1, 0) * size[d];
-          gap2 += gap * gap;
-        }
-        if (gap2 < cutoff * cutoff) stencil.push_back({i, j, k});
-      }
+      int rx = -1;
+      while (rx < reach[0] && gap2(rx + 1, j, k) < cutoff * cutoff) ++rx;
+      if (rx >= 0) rows.push_back({rx, j, k});
     }
   }
-  return stencil;
+  return rows;
 }
 
 int NeighborList::fill(const Atoms& atoms, const CutoffTable& cutsq, const Grid& grid) {
@@ -156,10 +168,10 @@ void NeighborList::make_keys(const Atoms& atoms) {
       KOKKOS_LAMBDA(int i) { key(i) = entry_key(id(i), code(i)); });
 }
 
-// One row per owned atom: candidates from the stencil bins, filtered by the
-// half-list key criterion first (cheaper than the distance), then (molecules)
-// its special level, then inserted in key order into a per-row buffer and
-// written out once.
+// One row per owned atom: candidates from the stencil rows (each a contiguous run of
+// binned positions and keys), filtered by the half-list key criterion first (cheaper
+// than the distance), then (molecules) its special level, then inserted in key order
+// into a per-row buffer and written out once.
 template <bool OneType, bool Special>
 int NeighborList::fill_rows(const Atoms& atoms, const CutoffTable& cutsq, const Grid& grid) {
   const auto x = atoms.x;
@@ -169,6 +181,8 @@ int NeighborList::fill_rows(const Atoms& atoms, const CutoffTable& cutsq, const 
   const auto type = atoms.type;
   const auto key = key_;
   const auto count = bin_count_, offset = bin_offset_, members = bin_atoms_, bin = atom_bin_;
+  const auto binned_x = bin_x_;
+  const auto binned_key = bin_key_;
   const auto stencil = stencil_;
   const int nstencil = stencil_size_;
   const auto list = neighbors;
@@ -191,17 +205,21 @@ int NeighborList::fill_rows(const Atoms& atoms, const CutoffTable& cutsq, const 
         const int bz = b / (grid.n[0] * grid.n[1]);
         int n = 0;
         for (int s = 0; s < nstencil; ++s) {
-          const int cx = bx + stencil(s, 0), cy = by + stencil(s, 1), cz = bz + stencil(s, 2);
-          if (!grid.contains(cx, cy, cz)) continue;
-          const int c = (cz * grid.n[1] + cy) * grid.n[0] + cx;
-          const int end = offset(c) + count(c);
-          for (int k = offset(c); k < end; ++k) {
-            const int j = members(k);
-            const std::int64_t kj = key(j);
-            if (half ? kj <= ki : j == i) continue;
-            const double dx = xi - x(j, 0), dy = yi - x(j, 1), dz = zi - x(j, 2);
-            const double reach = OneType ? cutsq_one : cutsq(ti, type(j));
+          const int cy = by + stencil(s, 1), cz = bz + stencil(s, 2);
+          if (cy < 0 || cz < 0 || cy >= grid.n[1] || cz >= grid.n[2]) continue;
+          const int row = (cz * grid.n[1] + cy) * grid.n[0];
+          const int first = row + (bx > stencil(s, 0) ? bx - stencil(s, 0) : 0);
+          const int last =
+              row + (bx + stencil(s, 0) < grid.n[0] ? bx + stencil(s, 0) : grid.n[0] - 1);
+          const int end = offset(last) + count(last);
+          for (int k = offset(first); k < end; ++k) {
+            const std::int64_t kj = binned_key(k);
+            if (half ? kj <= ki : kj == ki) continue;  // keys are unique: kj == ki is i itself
+            const double dx = xi - binned_x(k, 0), dy = yi - binned_x(k, 1),
+                         dz = zi - binned_x(k, 2);
+            const double reach = OneType ? cutsq_one : cutsq(ti, type(members(k)));
             if (dx * dx + dy * dy + dz * dz >= reach) continue;
+            const int j = members(k);
             int entry = j;
             if (Special) {
               const int level = special_level_of(special, i, id(j));
@@ -325,6 +343,7 @@ void NeighborList::sort_rows(int nlocal) {
 
 void NeighborList::build(const Atoms& atoms, const CutoffTable& cutsq) {
   const Grid grid = make_grid(atoms);
+  make_keys(atoms);
   bin_atoms(atoms, grid);
   const auto stencil = make_stencil(grid, cutoff_);
   stencil_size_ = static_cast<int>(stencil.size());
@@ -344,7 +363,6 @@ void NeighborList::build(const Atoms& atoms, const CutoffTable& cutsq) {
     const int width = std::max(static_cast<int>(neighbors.extent(1)), half_ ? 64 : 128);
     neighbors = NeighborView("md::neighbors", nlocal + nlocal / 5, width);
   }
-  make_keys(atoms);
   int most = fill(atoms, cutsq, grid);
   if (most > static_cast<int>(neighbors.extent(1))) {
     neighbors = NeighborView("md::neighbors", neighbors.extent(0), most + most / 5);

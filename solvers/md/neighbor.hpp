@@ -1,6 +1,7 @@
 // Verlet neighbour lists with a skin (Verlet 1967), built on the device from a
 // cell binning of owned + ghost atoms (bins of half the list cutoff, a stencil
-// of the bins closer than the cutoff), as LAMMPS's neighbor bin style does.
+// of the bins closer than the cutoff), as LAMMPS's neighbor bin style does; the
+// stencil is searched by rows along x, each one contiguous run of binned atoms.
 // Every atom has an order key, id * 27 + image code (entry_key below).
 //  - full list: every atom j != i within cut_ij + skin of owned atom i;
 //  - half list (Newton's third law): each pair once, in the row of the atom
@@ -66,9 +67,6 @@ class NeighborList {
     double inv_size[3] = {1, 1, 1};
     int n[3] = {1, 1, 1};
     int total() const { return n[0] * n[1] * n[2]; }
-    KOKKOS_INLINE_FUNCTION bool contains(int cx, int cy, int cz) const {
-      return cx >= 0 && cy >= 0 && cz >= 0 && cx < n[0] && cy < n[1] && cz < n[2];
-    }
   };
   Grid make_grid(const Atoms& atoms) const;
   void bin_atoms(const Atoms& atoms, const Grid& grid);
@@ -92,7 +90,11 @@ class NeighborList {
   SpecialRule special_;
   IntView bin_count_, bin_offset_, bin_atoms_, atom_bin_;
   IdView key_;  // entry_key of every owned and ghost atom
-  Kokkos::View<int* [3], MemSpace> stencil_;
+  // Positions and keys of the binned atoms in bin order (beside bin_atoms_): a
+  // stencil bin's candidates are read from consecutive memory.
+  Kokkos::View<double* [3], MemSpace> bin_x_;
+  IdView bin_key_;
+  Kokkos::View<int* [3], MemSpace> stencil_;  // rows (reach along x, dy, dz): make_stencil
   int stencil_size_ = 0;
 };
 

@@ -172,8 +172,19 @@ void PppmSum::atoms_rebuilt(const Atoms& atoms) {
 }
 
 void PppmSum::add_forces(Atoms& atoms, const NeighborList& /*list*/) {
+  forces(atoms, nullptr);
+}
+
+EnergyVirial PppmSum::add_forces_and_energy(Atoms& atoms, const NeighborList& /*list*/) {
+  EnergyVirial energy;
+  forces(atoms, &energy);
+  return energy;
+}
+
+void PppmSum::forces(Atoms& atoms, EnergyVirial* energy) {
   Kokkos::Profiling::pushRegion("md::pppm");
   transform_density(atoms);
+  if (energy) *energy = spectrum_energy_virial();
   compute_field();
   interpolate_forces(atoms);
   Kokkos::Profiling::popRegion();
@@ -284,16 +295,6 @@ EnergyVirial PppmSum::energy_virial(const Atoms& atoms, const NeighborList& /*li
 }
 
 // One density transform for both (LAMMPS PPPM::compute with eflag and vflag).
-EnergyVirial PppmSum::add_forces_and_energy(Atoms& atoms, const NeighborList& /*list*/) {
-  Kokkos::Profiling::pushRegion("md::pppm");
-  transform_density(atoms);
-  const EnergyVirial ev = spectrum_energy_virial();
-  compute_field();
-  interpolate_forces(atoms);
-  Kokkos::Profiling::popRegion();
-  return ev;
-}
-
 // The energy sum_k s2 G |rho_hat|^2 and its virial tensor over this
 // rank's spectrum, summed over ranks; rank 0 reports the whole (LAMMPS
 // PPPM::compute with the self and background terms).

@@ -75,6 +75,8 @@ class PppmSum : public ForceTerm {
 
  private:
   void make_bricks();
+  // The forces of one step; with `energy`, also the energy and virial of its transform.
+  void forces(Atoms& atoms, EnergyVirial* energy);
   // The owned and out bricks of the current box (and delinv_, centre_lo_,
   // centres_).
   void place_bricks(Brick& in, Brick& out);

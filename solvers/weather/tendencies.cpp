@@ -37,18 +37,35 @@ Policy3 owned_faces(const Int3& n, const Int3& g, int axis) {
 // The flux and tendency kernels of one direction and variable count.
 template <int Axis, int NVars>
 struct Directional {
+  // Dry runs without eddy viscosity take the instantiation with Optional = false, in which
+  // the optional parts below compile away (docs/performance.md: the dry 2-D thermal 10 %
+  // faster).
   static void fluxes(const Field& s, const Field& flux, const Column& r, const Column& rt,
                      const Column& r_int, const Column& rt_int, const Column& p_int,
                      const WaterColumns& hy_ratio, const FluxParams& params, int wall_low,
                      int wall_high, int ntracers, bool water_dynamics, const Field& eddy,
                      real inverse_prandtl, const Field& pressure, const Policy3& faces) {
+    const bool optional =
+        ntracers > 0 || water_dynamics || eddy.extent(0) > 0 || pressure.extent(0) > 0;
+    (optional ? fluxes_of<true> : fluxes_of<false>)(s, flux, r, rt, r_int, rt_int, p_int, hy_ratio,
+                                                    params, wall_low, wall_high, ntracers,
+                                                    water_dynamics, eddy, inverse_prandtl, pressure,
+                                                    faces);
+  }
+
+  template <bool Optional>
+  static void fluxes_of(const Field& s, const Field& flux, const Column& r, const Column& rt,
+                        const Column& r_int, const Column& rt_int, const Column& p_int,
+                        const WaterColumns& hy_ratio, const FluxParams& params, int wall_low,
+                        int wall_high, int ntracers, bool water_dynamics, const Field& eddy,
+                        real inverse_prandtl, const Field& pressure, const Policy3& faces) {
     constexpr int di = Axis == 0, dj = Axis == 1, dk = Axis == 2;
     Kokkos::parallel_for(
         "weather::fluxes", faces, KOKKOS_LAMBDA(int k, int j, int i) {
           const int face = Axis == 0 ? i : Axis == 1 ? j : k;
           const bool wall = face == wall_low || face == wall_high;
           FluxParams p = params;
-          if (eddy.extent(0) > 0) {  // Smagorinsky: K of the face, from its two cells
+          if (Optional && eddy.extent(0) > 0) {  // Smagorinsky: K of the face, from its two cells
             p.viscosity = face_viscosity(eddy(0, k - dk, j - dj, i - di), eddy(0, k, j, i));
             p.diffusivity = p.tracer_diffusivity = p.viscosity * inverse_prandtl;
           }
@@ -57,13 +74,14 @@ struct Directional {
               face_background<Axis>(r, rt, r_int, rt_int, p_int, k);
           // Moist equation of state: the vapour factor of the face's interpolated vapour.
           real factor = 1;
-          if (water_dynamics) {
+          if (Optional && water_dynamics) {
             const Kokkos::Array<real, 4> qv = gather_mixing_ratio<Axis>(s, r, NVars, k, j, i);
             factor = vapour_factor(interpolate4(qv[0], qv[1], qv[2], qv[3]));
           }
           const Vars f = face_flux(q, bg, cell_background(r, rt, k - dk), cell_background(r, rt, k),
                                    Axis, wall, p, factor);
           for (int v = 0; v < NVars; ++v) flux(v, k, j, i) = f[v];
+          if (!Optional) return;
           if (pressure.extent(0) > 0) pressure(0, k, j, i) = face_pressure(q, bg, factor);
           if (ntracers == 0) return;
           const real rho_face =
@@ -124,12 +142,23 @@ struct Directional {
                          const Field& pressure, const Column& hy_r, const WaterColumns& hy_water,
                          real h, real dt, bool forced, bool water_dynamics, const CaseSetup& c,
                          const LocalGrid& grid, const CellPolicy& cells) {
+    const bool optional = forced || water_dynamics || pressure.extent(0) > 0;
+    (optional ? tendencies_of<true> : tendencies_of<false>)(s0, s, s1, flux, pressure, hy_r,
+                                                            hy_water, h, dt, forced, water_dynamics,
+                                                            c, grid, cells);
+  }
+
+  template <bool Optional>
+  static void tendencies_of(const Field& s0, const Field& s, const Field& s1, const Field& flux,
+                            const Field& pressure, const Column& hy_r, const WaterColumns& hy_water,
+                            real h, real dt, bool forced, bool water_dynamics, const CaseSetup& c,
+                            const LocalGrid& grid, const CellPolicy& cells) {
     constexpr int di = Axis == 0, dj = Axis == 1, dk = Axis == 2;
     constexpr int mom = Axis == 0 ? Var::umom : Axis == 1 ? Var::vmom : Var::wmom;
     Kokkos::parallel_for(
         "weather::apply_tendencies", cells, KOKKOS_LAMBDA(int k, int j, int i) {
           real rho_pert = s(Var::dens, k, j, i), water = 0;
-          if (water_dynamics) {
+          if (Optional && water_dynamics) {
             water = s(NVars, k, j, i) + s(NVars + 1, k, j, i) + s(NVars + 2, k, j, i);
             if (Axis == 2) {
               const real water_bar =
@@ -140,13 +169,13 @@ struct Directional {
           const Vars low = gather_cell<NVars>(flux, k, j, i);
           const Vars high = gather_cell<NVars>(flux, k + dk, j + dj, i + di);
           Vars tend = sweep_tendency(low, high, h, rho_pert, Axis);
-          if (pressure.extent(0) > 0) {
+          if (Optional && pressure.extent(0) > 0) {
             const real gradient = -(pressure(0, k + dk, j + dj, i + di) - pressure(0, k, j, i)) / h;
             tend[mom] = inertial_momentum_tendency(-(high[mom] - low[mom]) / h, gradient,
                                                    Axis == 2 ? buoyancy(rho_pert) : real(0),
                                                    s(Var::dens, k, j, i) + real(hy_r(k)), water);
           }
-          if (forced) {
+          if (Optional && forced) {
             const double x = grid.center(0, i), y = grid.center(1, j), z = grid.center(2, k);
             tend[Var::wmom] +=
                 momentum_forcing(real(gravity_wave_forcing(c, x, y, z)), real(hy_r(k)));

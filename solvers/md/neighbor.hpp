@@ -91,7 +91,7 @@ class NeighborList {
   IntView bin_count_, bin_offset_, bin_atoms_, atom_bin_;
   IdView key_;  // entry_key of every owned and ghost atom
   // Positions and keys of the binned atoms in bin order (beside bin_atoms_): a
-  // stencil bin's candidates are read from consecutive memory.
+  // stencil row's candidates are read from consecutive memory.
   Kokkos::View<double* [3], MemSpace> bin_x_;
   IdView bin_key_;
   Kokkos::View<int* [3], MemSpace> stencil_;  // rows (reach along x, dy, dz): make_stencil

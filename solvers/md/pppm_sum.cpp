@@ -181,6 +181,8 @@ EnergyVirial PppmSum::add_forces_and_energy(Atoms& atoms, const NeighborList& /*
   return energy;
 }
 
+// One density transform for the forces and, when asked, the energy and virial (LAMMPS
+// PPPM::compute with eflag and vflag).
 void PppmSum::forces(Atoms& atoms, EnergyVirial* energy) {
   Kokkos::Profiling::pushRegion("md::pppm");
   transform_density(atoms);
@@ -294,7 +296,6 @@ EnergyVirial PppmSum::energy_virial(const Atoms& atoms, const NeighborList& /*li
   return spectrum_energy_virial();
 }
 
-// One density transform for both (LAMMPS PPPM::compute with eflag and vflag).
 // The energy sum_k s2 G |rho_hat|^2 and its virial tensor over this
 // rank's spectrum, summed over ranks; rank 0 reports the whole (LAMMPS
 // PPPM::compute with the self and background terms).

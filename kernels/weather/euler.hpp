@@ -8,7 +8,10 @@
 #pragma once
 
 #include "core/kokkos_compat.hpp"
+#include "core/pow_positive.hpp"
 #include "core/types.hpp"
+
+#include <type_traits>
 
 namespace cb::kernels::weather {
 
@@ -25,10 +28,16 @@ constexpr double p0 = 1.0e5;                              // Pa
 constexpr double gamm = 1.40027894002789400278940027894;  // cp / cv
 constexpr double C0 = 27.5629410929725921310572974482;    // rd^gamma p0^(-rd/cv)
 
-// Equation of state p = C0 (rho theta)^gamma, in the precision of its argument.
+// Equation of state p = C0 (rho theta)^gamma, in the precision of its argument. In double
+// through math::pow_positive (core/pow_positive.hpp): the same function in every cell and
+// on every backend, and one that loops of the face pressure pass vectorise.
 template <class T>
 KOKKOS_INLINE_FUNCTION T pressure(T rho_theta) {
-  return T(C0) * math::pow(rho_theta, T(gamm));
+  if constexpr (std::is_same_v<T, double>) {
+    return C0 * math::pow_positive(rho_theta, gamm);
+  } else {
+    return T(C0) * math::pow(rho_theta, T(gamm));
+  }
 }
 
 // Hydrostatic background of constant potential temperature theta0 = 300 K:

@@ -70,19 +70,29 @@ KOKKOS_INLINE_FUNCTION real hyperviscosity(real beta, real dx, real dt_stage) {
   return -beta * dx / (16 * dt_stage);
 }
 
-// Face state from the interpolated perturbations q and the face background:
-// rho = rho' + rho_bar, u = rho u / rho, theta = ((rho theta)' + (rho theta)_bar)
-// / rho, p = C0 (rho theta f_v)^gamma - background pressure, f_v the vapour factor of the
-// moist equation of state (kernels/weather/moist.hpp; exactly 1 in dry runs).
-KOKKOS_INLINE_FUNCTION FaceState face_state(const Vars& q, const FaceBackground& bg,
-                                            real eos_factor = 1) {
+// Pressure at a face from its interpolated perturbations rho' and (rho theta)' and the face
+// background: C0 (rho theta f_v)^gamma less the background pressure, with rho = rho' +
+// rho_bar and theta = ((rho theta)' + (rho theta)_bar) / rho, f_v the vapour factor of the
+// moist equation of state (kernels/weather/moist.hpp; exactly 1 in dry runs). The equation
+// of state is computed in a pass of its own over the faces (solvers/weather/tendencies.cpp)
+// whose loop the compiler can vectorise, power function included.
+KOKKOS_FORCEINLINE_FUNCTION real face_pressure(real rho_pert, real rho_theta_pert,
+                                               const FaceBackground& bg, real eos_factor = 1) {
+  const real rho = rho_pert + bg.rho, theta = (rho_theta_pert + bg.rho_theta) / rho;
+  return pressure(rho * theta * eos_factor) - bg.pressure;
+}
+
+// Face state from the interpolated perturbations q, the face background and the face's
+// pressure p (face_pressure): rho = rho' + rho_bar, u = rho u / rho, theta = ((rho theta)' +
+// (rho theta)_bar) / rho.
+KOKKOS_INLINE_FUNCTION FaceState face_state(const Vars& q, const FaceBackground& bg, real p) {
   FaceState w;
   w.rho = q[dens] + bg.rho;
   w.vel[0] = q[umom] / w.rho;
   w.vel[1] = q[vmom] / w.rho;
   w.vel[2] = q[wmom] / w.rho;
   w.theta = (q[rhot] + bg.rho_theta) / w.rho;
-  w.p = pressure(w.rho * w.theta * eos_factor) - bg.pressure;
+  w.p = p;
   return w;
 }
 
@@ -142,36 +152,36 @@ KOKKOS_INLINE_FUNCTION Vars face_values(const Stencil& q) {
   return values;
 }
 
-// The pressure term of a face's momentum flux (face_state's p), for the water's inertia
-// (kernels/weather/moist.hpp inertial_momentum_tendency).
-KOKKOS_INLINE_FUNCTION real face_pressure(const Stencil& q, const FaceBackground& face,
-                                          real eos_factor = 1) {
-  return face_state(face_values(q), face, eos_factor).p;
-}
-
-// Total flux through a face along `axis` from the stencil q of perturbation
-// variables: Euler flux of the interpolated state plus hyperviscous flux, plus
-// the diffusive flux when there is viscosity or diffusivity. At a wall face
-// (free slip, insulating) the normal velocity, the hyperviscous mass flux and
-// the diffusive flux are zero, so no mass crosses it. eos_factor: the vapour factor of the
-// face's interpolated vapour in moist runs (kernels/weather/moist.hpp), exactly 1 in dry runs.
-KOKKOS_FORCEINLINE_FUNCTION Vars face_flux(const Stencil& q, const FaceBackground& face,
-                                           const CellBackground& lo, const CellBackground& hi,
-                                           int axis, bool wall, const FluxParams& p,
-                                           real eos_factor = 1) {
+// Euler flux of the interpolated state plus hyperviscous flux through a face along `axis`,
+// from the stencil q of perturbation variables and the face's pressure (face_pressure). At a
+// wall face (free slip) the normal velocity and the hyperviscous mass flux are zero, so no
+// mass crosses it.
+KOKKOS_FORCEINLINE_FUNCTION Vars inviscid_face_flux(const Stencil& q, const FaceBackground& face,
+                                                    real pressure, int axis, bool wall, real hv) {
   Vars d3;
   for (int v = 0; v < 5; ++v) d3[v] = third_difference(q[0][v], q[1][v], q[2][v], q[3][v]);
-  FaceState w = face_state(face_values(q), face, eos_factor);
+  FaceState w = face_state(face_values(q), face, pressure);
   if (wall) {
     w.vel[axis] = 0;
     d3[dens] = 0;
   }
-  const Vars euler = euler_flux(w, axis), hyper = hyperviscous_flux(d3, p.hv);
+  const Vars euler = euler_flux(w, axis), hyper = hyperviscous_flux(d3, hv);
   Vars f;
   for (int v = 0; v < 5; ++v) f[v] = euler[v] + hyper[v];
+  return f;
+}
+
+// Total flux through a face: inviscid_face_flux plus the diffusive flux when there is
+// viscosity or diffusivity, none at a wall face (insulating).
+KOKKOS_FORCEINLINE_FUNCTION Vars face_flux(const Stencil& q, const FaceBackground& face,
+                                           real pressure, const CellBackground& lo,
+                                           const CellBackground& hi, int axis, bool wall,
+                                           const FluxParams& p) {
+  Vars f = inviscid_face_flux(q, face, pressure, axis, wall, p.hv);
   if (wall || !(p.viscosity > 0 || p.diffusivity > 0)) return f;
+  const real rho = interpolate4(q[0][dens], q[1][dens], q[2][dens], q[3][dens]) + face.rho;
   const Vars diffusive =
-      diffusive_flux(cell_velocity_theta(q[1], lo), cell_velocity_theta(q[2], hi), w.rho, p);
+      diffusive_flux(cell_velocity_theta(q[1], lo), cell_velocity_theta(q[2], hi), rho, p);
   for (int v = 0; v < 5; ++v) {
     if (v != dens) f[v] += diffusive[v];  // (adding its 0 could turn a -0 mass flux into +0)
   }

@@ -14,6 +14,7 @@ using kernels::weather::face_viscosity;
 using kernels::weather::FluxParams;
 using kernels::weather::inertial_momentum_tendency;
 using kernels::weather::interpolate4;
+using kernels::weather::inviscid_face_flux;
 using kernels::weather::limited_flux;
 using kernels::weather::momentum_forcing;
 using kernels::weather::outflow_factor;
@@ -28,29 +29,167 @@ using kernels::weather::Vars;
 using Policy3 = Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<3>>;
 
 // The faces along `axis` of the owned cells: one more than cells along it.
-Policy3 owned_faces(const Int3& n, const Int3& g, int axis) {
+struct Box {
+  Int3 begin, end;  // padded (i, j, k) of the first and one past the last
+};
+
+Box owned_faces(const Int3& n, const Int3& g, int axis) {
   Int3 end{g[0] + n[0], g[1] + n[1], g[2] + n[2]};
   end[axis] += 1;
-  return Policy3({g[2], g[1], g[0]}, {end[2], end[1], end[0]});
+  return {g, end};
+}
+
+Policy3 policy_of(const Box& b) {
+  return Policy3({b.begin[2], b.begin[1], b.begin[0]}, {b.end[2], b.end[1], b.end[0]});
 }
 
 // The flux and tendency kernels of one direction and variable count.
 template <int Axis, int NVars>
 struct Directional {
-  // Dry runs without eddy viscosity take the instantiation with Optional = false, in which
-  // the optional parts below compile away (with tendencies_of below: the dry 2-D thermal
-  // 15 % faster, docs/performance.md).
+  // The face pressures (pressures_of), then the fluxes: by rows for dry runs without
+  // viscosity (inviscid_fluxes), otherwise by the general kernel, whose instantiation with
+  // Optional = false (dry, no eddy viscosity) has the optional parts compiled away.
   static void fluxes(const Field& s, const Field& flux, const Column& r, const Column& rt,
                      const Column& r_int, const Column& rt_int, const Column& p_int,
                      const WaterColumns& hy_ratio, const FluxParams& params, int wall_low,
                      int wall_high, int ntracers, bool water_dynamics, const Field& eddy,
-                     real inverse_prandtl, const Field& pressure, const Policy3& faces) {
-    const bool optional =
-        ntracers > 0 || water_dynamics || eddy.extent(0) > 0 || pressure.extent(0) > 0;
+                     real inverse_prandtl, const Field& pressure, const Box& faces) {
+    (water_dynamics ? pressures_of<true> : pressures_of<false>)(s, pressure, r, rt, r_int, rt_int,
+                                                                p_int, faces);
+    const bool optional = ntracers > 0 || water_dynamics || eddy.extent(0) > 0;
+    if (!optional && !(params.viscosity > 0 || params.diffusivity > 0)) {
+      return inviscid_fluxes(s, flux, r, rt, r_int, rt_int, p_int, params.hv, wall_low, wall_high,
+                             pressure, faces);
+    }
     (optional ? fluxes_of<true> : fluxes_of<false>)(s, flux, r, rt, r_int, rt_int, p_int, hy_ratio,
                                                     params, wall_low, wall_high, ntracers,
                                                     water_dynamics, eddy, inverse_prandtl, pressure,
-                                                    faces);
+                                                    policy_of(faces));
+  }
+
+  // The pressure of every face (kernels/weather/flux.hpp face_pressure), moist: with the vapour
+  // factor of the face's interpolated vapour. A pass of its own, one team per (k, j) row of
+  // faces with a vector loop along the row: a loop of little more than the power function,
+  // which CPU compilers vectorise (the library pow is a call that stops them; GCC vectorises
+  // neither MDRangePolicy's tile loops nor loads through a View's index operator in a vector
+  // loop, hence the row pointers), and on GPUs a row's faces on consecutive lanes.
+  template <bool Moist>
+  static void pressures_of(const Field& s, const Field& pressure, const Column& r, const Column& rt,
+                           const Column& r_int, const Column& rt_int, const Column& p_int,
+                           const Box& faces) {
+    using Team = Kokkos::TeamPolicy<ExecSpace>;
+    const int i0 = faces.begin[0], j0 = faces.begin[1], k0 = faces.begin[2];
+    const int ni = faces.end[0] - i0, nj = faces.end[1] - j0, rows = (faces.end[2] - k0) * nj;
+    // Distance in memory between the cells along the sweep (LayoutRight: i is contiguous).
+    const std::ptrdiff_t step = Axis == 0 ? 1 : Axis == 1 ? s.stride(2) : s.stride(1);
+    Kokkos::parallel_for(
+        "weather::face_pressures", Team(rows, 1, Team::vector_length_max()),
+        KOKKOS_LAMBDA(const Team::member_type& team) {
+          const int k = k0 + team.league_rank() / nj, j = j0 + team.league_rank() % nj;
+          const kernels::weather::FaceBackground bg =
+              face_background<Axis>(r, rt, r_int, rt_int, p_int, k);
+          const real* rho = &s(Var::dens, k, j, 0);
+          const real* rho_theta = &s(Var::rhot, k, j, 0);
+          const real* vapour = &s(Moist ? NVars : Var::dens, k, j, 0);
+          real* p = &pressure(0, k, j, 0);
+          real rho_bar[4];  // of the four cells about the row's faces (gather_mixing_ratio's)
+          for (int c = 0; c < 4; ++c) rho_bar[c] = real(r(k + (c - 2) * (Axis == 2)));
+          Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, i0, i0 + ni), [&](int i) {
+            real factor = 1;
+            if (Moist) {
+              real qv[4];
+              for (int c = 0; c < 4; ++c) {
+                const std::ptrdiff_t at = i + (c - 2) * step;
+                qv[c] = vapour[at] / (rho[at] + rho_bar[c]);
+              }
+              factor = vapour_factor(interpolate4(qv[0], qv[1], qv[2], qv[3]));
+            }
+            const real rho_face =
+                interpolate4(rho[i - 2 * step], rho[i - step], rho[i], rho[i + step]);
+            const real rho_theta_face = interpolate4(rho_theta[i - 2 * step], rho_theta[i - step],
+                                                     rho_theta[i], rho_theta[i + step]);
+            p[i] = face_pressure(rho_face, rho_theta_face, bg, factor);
+          });
+        });
+  }
+
+  // One row of faces for inviscid_row: the rows of the NVars variables about it (variable v's
+  // at in + v * in_var, cell i + c along the sweep at offset c * step), its pressures, and its
+  // fluxes (variable v's at out + v * out_var).
+  struct FaceRow {
+    const real* in;
+    const real* p;
+    real* out;
+    std::ptrdiff_t in_var, step, out_var;
+    int i0, i1;
+    real hv;
+  };
+
+  // Whether face i of a row is a wall: along x by its index, along y and z the whole row or
+  // none (decided outside the vector loop, which GCC does not vectorise with a branch in it).
+  struct WallAlongX {
+    int low, high;
+    KOKKOS_INLINE_FUNCTION bool operator()(int i) const { return (i == low) | (i == high); }
+  };
+  template <bool Wall>
+  struct WallRow {
+    KOKKOS_INLINE_FUNCTION bool operator()(int) const { return Wall; }
+  };
+
+  // The inviscid fluxes (inviscid_face_flux) of a row of faces, a vector loop. GCC vectorises
+  // it given two options (solvers/weather/CMakeLists.txt): enough run-time checks that the
+  // loads do not alias the stores, and no trapping math (the wall's select).
+  template <class WallOf>
+  KOKKOS_FORCEINLINE_FUNCTION static void inviscid_row(
+      const Kokkos::TeamPolicy<ExecSpace>::member_type& team, const FaceRow& row,
+      const kernels::weather::FaceBackground& bg, const WallOf& wall_of) {
+    const std::ptrdiff_t step = Axis == 0 ? 1 : row.step;
+    Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, row.i0, row.i1), [&](int i) {
+      kernels::weather::Stencil q;
+      for (int c = 0; c < 4; ++c) {
+        q[c] = Vars{};
+        for (int v = 0; v < NVars; ++v) q[c][v] = row.in[v * row.in_var + i + (c - 2) * step];
+      }
+      const Vars f = inviscid_face_flux(q, bg, row.p[i], Axis, wall_of(i), row.hv);
+      for (int v = 0; v < NVars; ++v) row.out[v * row.out_var + i] = f[v];
+    });
+  }
+
+  // The fluxes of dry runs without viscosity or diffusivity, one team per (k, j) row of faces
+  // as the face pressures (pressures_of).
+  static void inviscid_fluxes(const Field& s, const Field& flux, const Column& r, const Column& rt,
+                              const Column& r_int, const Column& rt_int, const Column& p_int,
+                              real hv, int wall_low, int wall_high, const Field& pressure,
+                              const Box& faces) {
+    using Team = Kokkos::TeamPolicy<ExecSpace>;
+    const int i0 = faces.begin[0], i1 = faces.end[0], j0 = faces.begin[1], k0 = faces.begin[2];
+    const int nj = faces.end[1] - j0, rows = (faces.end[2] - k0) * nj;
+    const std::ptrdiff_t in_var = s.stride(0), out_var = flux.stride(0);
+    const std::ptrdiff_t step = Axis == 0 ? 1 : Axis == 1 ? s.stride(2) : s.stride(1);
+    Kokkos::parallel_for(
+        "weather::inviscid_fluxes", Team(rows, 1, Team::vector_length_max()),
+        KOKKOS_LAMBDA(const Team::member_type& team) {
+          const int k = k0 + team.league_rank() / nj, j = j0 + team.league_rank() % nj;
+          const FaceRow row{&s(0, k, j, 0),
+                            &pressure(0, k, j, 0),
+                            &flux(0, k, j, 0),
+                            in_var,
+                            step,
+                            out_var,
+                            i0,
+                            i1,
+                            hv};
+          const kernels::weather::FaceBackground bg =
+              face_background<Axis>(r, rt, r_int, rt_int, p_int, k);
+          const int face = Axis == 1 ? j : k;
+          if (Axis == 0) {
+            inviscid_row(team, row, bg, WallAlongX{wall_low, wall_high});
+          } else if (face == wall_low || face == wall_high) {
+            inviscid_row(team, row, bg, WallRow<true>{});
+          } else {
+            inviscid_row(team, row, bg, WallRow<false>{});
+          }
+        });
   }
 
   template <bool Optional>
@@ -72,18 +211,10 @@ struct Directional {
           const kernels::weather::Stencil q = gather_stencil<Axis, NVars>(s, k, j, i);
           const kernels::weather::FaceBackground bg =
               face_background<Axis>(r, rt, r_int, rt_int, p_int, k);
-          // Moist equation of state: the vapour factor of the face's interpolated vapour.
-          real factor = 1;
-          if (Optional && water_dynamics) {
-            const Kokkos::Array<real, 4> qv = gather_mixing_ratio<Axis>(s, r, NVars, k, j, i);
-            factor = vapour_factor(interpolate4(qv[0], qv[1], qv[2], qv[3]));
-          }
-          const Vars f = face_flux(q, bg, cell_background(r, rt, k - dk), cell_background(r, rt, k),
-                                   Axis, wall, p, factor);
+          const Vars f = face_flux(q, bg, pressure(0, k, j, i), cell_background(r, rt, k - dk),
+                                   cell_background(r, rt, k), Axis, wall, p);
           for (int v = 0; v < NVars; ++v) flux(v, k, j, i) = f[v];
-          if (!Optional) return;
-          if (pressure.extent(0) > 0) pressure(0, k, j, i) = face_pressure(q, bg, factor);
-          if (ntracers == 0) return;
+          if (!Optional || ntracers == 0) return;
           const real rho_face =
               interpolate4(q[0][Var::dens], q[1][Var::dens], q[2][Var::dens], q[3][Var::dens]) +
               bg.rho;
@@ -140,19 +271,19 @@ struct Directional {
   // along the axis feels its pressure part and gravity through rho_d / rho_t.
   static void tendencies(const Field& s0, const Field& s, const Field& s1, const Field& flux,
                          const Field& pressure, const Column& hy_r, const WaterColumns& hy_water,
-                         real h, real dt, bool forced, bool water_dynamics, const CaseSetup& c,
-                         const LocalGrid& grid, const CellPolicy& cells) {
-    const bool optional = forced || water_dynamics || pressure.extent(0) > 0;
+                         real h, real dt, bool forced, bool water_dynamics, bool inertia,
+                         const CaseSetup& c, const LocalGrid& grid, const CellPolicy& cells) {
+    const bool optional = forced || water_dynamics || inertia;
     (optional ? tendencies_of<true> : tendencies_of<false>)(s0, s, s1, flux, pressure, hy_r,
                                                             hy_water, h, dt, forced, water_dynamics,
-                                                            c, grid, cells);
+                                                            inertia, c, grid, cells);
   }
 
   template <bool Optional>
   static void tendencies_of(const Field& s0, const Field& s, const Field& s1, const Field& flux,
                             const Field& pressure, const Column& hy_r, const WaterColumns& hy_water,
-                            real h, real dt, bool forced, bool water_dynamics, const CaseSetup& c,
-                            const LocalGrid& grid, const CellPolicy& cells) {
+                            real h, real dt, bool forced, bool water_dynamics, bool inertia,
+                            const CaseSetup& c, const LocalGrid& grid, const CellPolicy& cells) {
     constexpr int di = Axis == 0, dj = Axis == 1, dk = Axis == 2;
     constexpr int mom = Axis == 0 ? Var::umom : Axis == 1 ? Var::vmom : Var::wmom;
     Kokkos::parallel_for(
@@ -169,7 +300,7 @@ struct Directional {
           const Vars low = gather_cell<NVars>(flux, k, j, i);
           const Vars high = gather_cell<NVars>(flux, k + dk, j + dj, i + di);
           Vars tend = sweep_tendency(low, high, h, rho_pert, Axis);
-          if (Optional && pressure.extent(0) > 0) {
+          if (Optional && inertia) {
             const real gradient = -(pressure(0, k + dk, j + dj, i + di) - pressure(0, k, j, i)) / h;
             tend[mom] = inertial_momentum_tendency(-(high[mom] - low[mom]) / h, gradient,
                                                    Axis == 2 ? buoyancy(rho_pert) : real(0),
@@ -240,7 +371,7 @@ void WeatherSolver::compute_fluxes(const Field& state, int axis, double dt) {
   const int g = ghost_[axis], n = decomposition_.local_cells()[axis];
   const int wall_low = decomposition_.at_physical_boundary(axis, 0) ? g : -1;
   const int wall_high = decomposition_.at_physical_boundary(axis, 1) ? g + n : -1;
-  const Policy3 faces = owned_faces(decomposition_.local_cells(), ghost_, axis);
+  const Box faces = owned_faces(decomposition_.local_cells(), ghost_, axis);
   dispatch<FluxLaunch>(axis, params_.dynamic_variables(), state, flux_, hy_dens_cell_,
                        hy_dens_theta_cell_, hy_dens_int_, hy_dens_theta_int_, hy_pressure_int_,
                        hy_water_ratio_, p, wall_low, wall_high, params_.tracers(),
@@ -264,11 +395,11 @@ void WeatherSolver::apply_tracer_tendencies(const Field& init, const Field& out,
 
 void WeatherSolver::apply_tendencies(const Field& init, const Field& forcing, const Field& out,
                                      int axis, double dt) {
-  dispatch<TendencyLaunch>(axis, params_.dynamic_variables(), init, forcing, out, flux_,
-                           face_pressure_, hy_dens_cell_, hy_water_cell_,
-                           real(params_.geometry.spacing(axis)), real(dt),
-                           setup_.kind == Case::gravity_waves, params_.moisture.dynamics, setup_,
-                           local_grid(), owned_cells(decomposition_.local_cells(), ghost_));
+  dispatch<TendencyLaunch>(
+      axis, params_.dynamic_variables(), init, forcing, out, flux_, face_pressure_, hy_dens_cell_,
+      hy_water_cell_, real(params_.geometry.spacing(axis)), real(dt),
+      setup_.kind == Case::gravity_waves, params_.moisture.dynamics, params_.moisture.inertia,
+      setup_, local_grid(), owned_cells(decomposition_.local_cells(), ghost_));
 }
 
 }  // namespace cb::weather

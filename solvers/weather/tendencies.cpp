@@ -43,6 +43,34 @@ Policy3 policy_of(const Box& b) {
   return Policy3({b.begin[2], b.begin[1], b.begin[0]}, {b.end[2], b.end[1], b.end[0]});
 }
 
+using Team = Kokkos::TeamPolicy<ExecSpace>;
+
+// The rows along x of a box of faces, one team each (pressures_of, inviscid_fluxes): a row's
+// (k, j) from its team's rank, and its faces i0 <= i < i1.
+struct FaceRows {
+  int i0, i1, j0, nj, k0;
+  KOKKOS_INLINE_FUNCTION int k(const Team::member_type& team) const {
+    return k0 + team.league_rank() / nj;
+  }
+  KOKKOS_INLINE_FUNCTION int j(const Team::member_type& team) const {
+    return j0 + team.league_rank() % nj;
+  }
+};
+
+FaceRows rows_of(const Box& b) {
+  return {b.begin[0], b.end[0], b.begin[1], b.end[1] - b.begin[1], b.begin[2]};
+}
+
+Team teams_of(const Box& b) {
+  return Team((b.end[2] - b.begin[2]) * (b.end[1] - b.begin[1]), 1, Team::vector_length_max());
+}
+
+// Distance in memory between neighbouring cells along Axis (LayoutRight: i is contiguous).
+template <int Axis>
+std::ptrdiff_t stride_along(const Field& s) {
+  return Axis == 0 ? 1 : Axis == 1 ? s.stride(2) : s.stride(1);
+}
+
 // The flux and tendency kernels of one direction and variable count.
 template <int Axis, int NVars>
 struct Directional {
@@ -77,24 +105,20 @@ struct Directional {
   static void pressures_of(const Field& s, const Field& pressure, const Column& r, const Column& rt,
                            const Column& r_int, const Column& rt_int, const Column& p_int,
                            const Box& faces) {
-    using Team = Kokkos::TeamPolicy<ExecSpace>;
-    const int i0 = faces.begin[0], j0 = faces.begin[1], k0 = faces.begin[2];
-    const int ni = faces.end[0] - i0, nj = faces.end[1] - j0, rows = (faces.end[2] - k0) * nj;
-    // Distance in memory between the cells along the sweep (LayoutRight: i is contiguous).
-    const std::ptrdiff_t step = Axis == 0 ? 1 : Axis == 1 ? s.stride(2) : s.stride(1);
+    const FaceRows rows = rows_of(faces);
+    const std::ptrdiff_t step = stride_along<Axis>(s);
     Kokkos::parallel_for(
-        "weather::face_pressures", Team(rows, 1, Team::vector_length_max()),
-        KOKKOS_LAMBDA(const Team::member_type& team) {
-          const int k = k0 + team.league_rank() / nj, j = j0 + team.league_rank() % nj;
+        "weather::face_pressures", teams_of(faces), KOKKOS_LAMBDA(const Team::member_type& team) {
+          const int k = rows.k(team), j = rows.j(team);
           const kernels::weather::FaceBackground bg =
               face_background<Axis>(r, rt, r_int, rt_int, p_int, k);
           const real* rho = &s(Var::dens, k, j, 0);
           const real* rho_theta = &s(Var::rhot, k, j, 0);
           const real* vapour = &s(Moist ? NVars : Var::dens, k, j, 0);
           real* p = &pressure(0, k, j, 0);
-          real rho_bar[4];  // of the four cells about the row's faces (gather_mixing_ratio's)
+          real rho_bar[4];  // of the four cells about the row, as gather_mixing_ratio adds it
           for (int c = 0; c < 4; ++c) rho_bar[c] = real(r(k + (c - 2) * (Axis == 2)));
-          Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, i0, i0 + ni), [&](int i) {
+          Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, rows.i0, rows.i1), [&](int i) {
             real factor = 1;
             if (Moist) {
               real qv[4];
@@ -140,9 +164,10 @@ struct Directional {
   // it given two options (solvers/weather/CMakeLists.txt): enough run-time checks that the
   // loads do not alias the stores, and no trapping math (the wall's select).
   template <class WallOf>
-  KOKKOS_FORCEINLINE_FUNCTION static void inviscid_row(
-      const Kokkos::TeamPolicy<ExecSpace>::member_type& team, const FaceRow& row,
-      const kernels::weather::FaceBackground& bg, const WallOf& wall_of) {
+  KOKKOS_FORCEINLINE_FUNCTION static void inviscid_row(const Team::member_type& team,
+                                                       const FaceRow& row,
+                                                       const kernels::weather::FaceBackground& bg,
+                                                       const WallOf& wall_of) {
     const std::ptrdiff_t step = Axis == 0 ? 1 : row.step;
     Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, row.i0, row.i1), [&](int i) {
       kernels::weather::Stencil q;
@@ -161,23 +186,20 @@ struct Directional {
                               const Column& r_int, const Column& rt_int, const Column& p_int,
                               real hv, int wall_low, int wall_high, const Field& pressure,
                               const Box& faces) {
-    using Team = Kokkos::TeamPolicy<ExecSpace>;
-    const int i0 = faces.begin[0], i1 = faces.end[0], j0 = faces.begin[1], k0 = faces.begin[2];
-    const int nj = faces.end[1] - j0, rows = (faces.end[2] - k0) * nj;
+    const FaceRows rows = rows_of(faces);
     const std::ptrdiff_t in_var = s.stride(0), out_var = flux.stride(0);
-    const std::ptrdiff_t step = Axis == 0 ? 1 : Axis == 1 ? s.stride(2) : s.stride(1);
+    const std::ptrdiff_t step = stride_along<Axis>(s);
     Kokkos::parallel_for(
-        "weather::inviscid_fluxes", Team(rows, 1, Team::vector_length_max()),
-        KOKKOS_LAMBDA(const Team::member_type& team) {
-          const int k = k0 + team.league_rank() / nj, j = j0 + team.league_rank() % nj;
+        "weather::inviscid_fluxes", teams_of(faces), KOKKOS_LAMBDA(const Team::member_type& team) {
+          const int k = rows.k(team), j = rows.j(team);
           const FaceRow row{&s(0, k, j, 0),
                             &pressure(0, k, j, 0),
                             &flux(0, k, j, 0),
                             in_var,
                             step,
                             out_var,
-                            i0,
-                            i1,
+                            rows.i0,
+                            rows.i1,
                             hv};
           const kernels::weather::FaceBackground bg =
               face_background<Axis>(r, rt, r_int, rt_int, p_int, k);

@@ -90,6 +90,24 @@ void copy_block(const FftPoints& grid, const FlatIndex& index, const FftRemap::B
       });
 }
 
+// Copies the overlap `block` from one brick array straight into another (the
+// part of a remap that stays on this rank: no message buffer in between).
+void copy_across(const FftPoints& source, const FlatIndex& from, const FftPoints& target,
+                 const FlatIndex& to, const Brick& overlap) {
+  const long long points = overlap.points();
+  if (points == 0) return;
+  if (points > INT_MAX) throw std::overflow_error("FftRemap: a block exceeds 2^31 points");
+  const Box box = box_of(overlap);
+  using Policy3 = Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<3>>;
+  Kokkos::parallel_for(
+      "core::fft::remap_local",
+      Policy3({box.lo[2], box.lo[1], box.lo[0]},
+              {box.lo[2] + box.n[2], box.lo[1] + box.n[1], box.lo[0] + box.n[0]}),
+      KOKKOS_LAMBDA(const int z, const int y, const int x) {
+        target(to(x, y, z)) = source(from(x, y, z));
+      });
+}
+
 int to_int_count(long long points) {
   if (2 * points > INT_MAX) {
     throw std::overflow_error("FftRemap: a message of " + std::to_string(points) +
@@ -115,8 +133,8 @@ FftRemap::FftRemap(MPI_Comm comm, const std::vector<Brick>& from, const Int3& fr
   send_displs_.assign(size_, 0);
   recv_counts_.assign(size_, 0);
   recv_displs_.assign(size_, 0);
-  // Other ranks in rank order; the part that stays here goes last in the send
-  // buffer (never through MPI) and is unpacked from there.
+  // Other ranks in rank order; the part that stays here is copied across
+  // directly (copy_across), never through a buffer.
   for (int peer = 0; peer < size_; ++peer) {
     if (peer == rank) continue;
     const Brick out = intersect(from[rank], to[peer]);
@@ -130,28 +148,23 @@ FftRemap::FftRemap(MPI_Comm comm, const std::vector<Brick>& from, const Int3& fr
     send_points_ += out.points();
     recv_points_ += in.points();
   }
-  self_send_ = {intersect(from[rank], to[rank]), send_points_};
-  self_recv_ = self_send_;
-  send_points_ += self_send_.overlap.points();
+  self_ = intersect(from[rank], to[rank]);
 }
 
 void FftRemap::apply(const FftPoints& source, const FftPoints& target,
                      MessageBuffer<FftComplex>& send, MessageBuffer<FftComplex>& recv) const {
   const FlatIndex from_index = flat_index(from_);
   const FlatIndex to_index = flat_index(to_);
-  const long long self_points = self_send_.overlap.points();
-  const long long other_points = send_points_ - self_points;
   for (const Block& block : send_blocks_)
     copy_block(source, from_index, block, send.device(), true);
-  copy_block(source, from_index, self_send_, send.device(), true);
   Kokkos::fence();
   if (size_ > 1) {
-    MPI_Alltoallv(send.outgoing(static_cast<std::size_t>(other_points)), send_counts_.data(),
+    MPI_Alltoallv(send.outgoing(static_cast<std::size_t>(send_points_)), send_counts_.data(),
                   send_displs_.data(), MPI_DOUBLE, recv.incoming(), recv_counts_.data(),
                   recv_displs_.data(), MPI_DOUBLE, comm_);
     recv.received(static_cast<std::size_t>(recv_points_));
   }
-  copy_block(target, to_index, self_recv_, send.device(), false);
+  copy_across(source, from_index, target, to_index, self_);
   for (const Block& block : recv_blocks_) copy_block(target, to_index, block, recv.device(), false);
   Kokkos::fence();
 }

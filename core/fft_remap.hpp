@@ -65,7 +65,7 @@ class FftRemap {
   int size_ = 1;
   BrickLayout from_, to_;
   std::vector<Block> send_blocks_, recv_blocks_;  // to/from other ranks
-  Block self_send_, self_recv_;                   // the part that stays on this rank
+  Brick self_;                                    // the part that stays on this rank
   std::vector<int> send_counts_, send_displs_, recv_counts_, recv_displs_;  // in doubles
   long long send_points_ = 0, recv_points_ = 0;
 };

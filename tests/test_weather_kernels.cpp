@@ -398,3 +398,22 @@ TEST_CASE("the equation of state's power against long double powl", "[weather][k
   CHECK(std::isnan(double(bad[0])));
   CHECK(std::isnan(double(bad[1])));
 }
+
+TEST_CASE("exp in plain arithmetic against long double expl", "[weather][kernels]") {
+  // math::exp_plain (core/pow_positive.hpp), the exponential of the MD pair kernels' erfc
+  // (arguments -(g r)^2 down to about -10) and of pow_positive, over its whole domain:
+  // within 1 ulp of the exact value (glibc's expl in long double).
+  const int n = 40000;
+  Kokkos::View<double*> value("value", n);
+  Kokkos::parallel_for(
+      "test::exp_plain", n,
+      KOKKOS_LAMBDA(int i) { value(i) = math::exp_plain(-699.0 + 1398.0 * i / (n - 1)); });
+  const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), value);
+  double worst = 0;
+  for (int i = 0; i < n; ++i) {
+    const long double exact = expl(static_cast<long double>(-699.0 + 1398.0 * i / (n - 1)));
+    worst = std::max(worst, double(std::fabs((host(i) - exact) / exact)));
+  }
+  INFO("largest relative error " << worst);
+  CHECK(worst <= std::numeric_limits<double>::epsilon());
+}

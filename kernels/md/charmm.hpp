@@ -31,32 +31,28 @@ inline CharmmSwitch make_charmm_switch(double inner, double outer) {
 // The switched LJ force times r (LAMMPS's forcelj), zero beyond r_c.
 KOKKOS_INLINE_FUNCTION double charmm_forcelj(double rsq, double r2inv, const LjCoeff& c,
                                              const CharmmSwitch& sw) {
-  if (rsq >= sw.outer_sq) return 0.0;
   const double r6inv = r2inv * r2inv * r2inv;
-  double forcelj = r6inv * (c.lj1 * r6inv - c.lj2);
-  if (rsq > sw.inner_sq) {
-    const double to_outer = sw.outer_sq - rsq;
-    const double switch1 =
-        to_outer * to_outer * (sw.outer_sq + 2.0 * rsq - 3.0 * sw.inner_sq) / sw.denom;
-    const double switch2 = 12.0 * rsq * to_outer * (rsq - sw.inner_sq) / sw.denom;
-    const double philj = r6inv * (c.lj3 * r6inv - c.lj4);
-    forcelj = forcelj * switch1 + philj * switch2;
-  }
-  return forcelj;
+  const double forcelj = r6inv * (c.lj1 * r6inv - c.lj2);
+  const double to_outer = sw.outer_sq - rsq;
+  const double switch1 =
+      to_outer * to_outer * (sw.outer_sq + 2.0 * rsq - 3.0 * sw.inner_sq) / sw.denom;
+  const double switch2 = 12.0 * rsq * to_outer * (rsq - sw.inner_sq) / sw.denom;
+  const double philj = r6inv * (c.lj3 * r6inv - c.lj4);
+  const double switched = rsq > sw.inner_sq ? forcelj * switch1 + philj * switch2 : forcelj;
+  return rsq < sw.outer_sq ? switched : 0.0;
 }
 
 // The switched LJ energy (zero beyond r_c).
 KOKKOS_INLINE_FUNCTION double charmm_lj_energy(double rsq, const LjCoeff& c,
                                                const CharmmSwitch& sw) {
-  if (rsq >= sw.outer_sq) return 0.0;
   const double r2inv = 1.0 / rsq;
   const double r6inv = r2inv * r2inv * r2inv;
-  double e = r6inv * (c.lj3 * r6inv - c.lj4);
-  if (rsq > sw.inner_sq) {
-    const double to_outer = sw.outer_sq - rsq;
-    e *= to_outer * to_outer * (sw.outer_sq + 2.0 * rsq - 3.0 * sw.inner_sq) / sw.denom;
-  }
-  return e;
+  const double e = r6inv * (c.lj3 * r6inv - c.lj4);
+  const double to_outer = sw.outer_sq - rsq;
+  const double switch1 =
+      to_outer * to_outer * (sw.outer_sq + 2.0 * rsq - 3.0 * sw.inner_sq) / sw.denom;
+  const double switched = rsq > sw.inner_sq ? e * switch1 : e;
+  return rsq < sw.outer_sq ? switched : 0.0;
 }
 
 // -(dE/dr)/r of a lj/charmm/coul/long pair (special factors as coul/long's).

@@ -11,6 +11,7 @@
 // Pure functions: no MPI, no allocation, no I/O.
 #pragma once
 
+#include "core/pow_positive.hpp"
 #include "kernels/md/lj.hpp"
 
 namespace cb::kernels::md {
@@ -24,10 +25,11 @@ struct CoulCut {
 };
 
 // The LJ part of a pair's force times r (LAMMPS's forcelj), zero beyond rc_LJ.
+// (Selects, not branches, in these pair functions: the pair loops vectorise.)
 KOKKOS_INLINE_FUNCTION double lj_forcelj(double rsq, double r2inv, const LjCoeff& c) {
-  if (rsq >= c.cutsq) return 0.0;
   const double r6inv = r2inv * r2inv * r2inv;
-  return r6inv * (c.lj1 * r6inv - c.lj2);
+  const double forcelj = r6inv * (c.lj1 * r6inv - c.lj2);
+  return rsq < c.cutsq ? forcelj : 0.0;
 }
 
 // erfc(g r) and exp(-(g r)^2) by Abramowitz & Stegun 7.1.26.
@@ -39,7 +41,7 @@ KOKKOS_INLINE_FUNCTION ScreenedCoulomb screened_coulomb(double grij) {
   constexpr double p = 0.3275911, a1 = 0.254829592, a2 = -0.284496736, a3 = 1.421413741,
                    a4 = -1.453152027, a5 = 1.061405429;
   ScreenedCoulomb s;
-  s.expm2 = cb::math::exp(-grij * grij);
+  s.expm2 = cb::math::exp_plain(-grij * grij);
   const double t = 1.0 / (1.0 + p * grij);
   s.erfc = t * (a1 + t * (a2 + t * (a3 + t * (a4 + t * a5)))) * s.expm2;
   return s;
@@ -65,18 +67,18 @@ struct CoulLongTerms {
 KOKKOS_INLINE_FUNCTION CoulLongTerms coul_long_terms(double rsq, const CoulCut& coul,
                                                      double qqrd2e_qi, double qj,
                                                      const SpecialFactor& s) {
-  CoulLongTerms t;
-  if (rsq >= coul.cutsq) return t;
   const double r = cb::math::sqrt(rsq);
   const double grij = coul.g_ewald * r;
   const ScreenedCoulomb sc = screened_coulomb(grij);
-  const double prefactor = qqrd2e_qi * qj / r;
-  t.force = prefactor * (sc.erfc + ewald_f * grij * sc.expm2);
-  t.energy = prefactor * sc.erfc;
-  if (s.coul < 1.0) {
-    t.force -= (1.0 - s.coul) * prefactor;
-    t.energy -= (1.0 - s.coul) * prefactor;
-  }
+  // Beyond rc_coul the charge product is zero, and so are both terms (a product, not a
+  // select of it: GCC would move the load of qj into a branch, and the loop not vectorise).
+  const double qiqj = qqrd2e_qi * qj * (rsq < coul.cutsq ? 1.0 : 0.0);
+  const double prefactor = qiqj / r;
+  // LAMMPS subtracts only when s.coul < 1; subtracting 0 x prefactor changes no bit.
+  const double removed = (1.0 - s.coul) * prefactor;
+  CoulLongTerms t;
+  t.force = prefactor * (sc.erfc + ewald_f * grij * sc.expm2) - removed;
+  t.energy = prefactor * sc.erfc - removed;
   return t;
 }
 

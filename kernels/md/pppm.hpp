@@ -247,45 +247,65 @@ inline PppmGreensIk pppm_greens_ik_setup(const int n[3], const double prd[3], do
   return p;
 }
 
-// G at FFT mesh index (i, j, k), each in [0, n_d), in LAMMPS's order of
-// operations (its numerator 4 pi is the literal 12.5663706).
-KOKKOS_INLINE_FUNCTION double pppm_greens_ik(const PppmGreensIk& p, int i, int j, int k) {
-  const int kper = pppm_signed_index(i, p.n[0]);
-  const int lper = pppm_signed_index(j, p.n[1]);
-  const int mper = pppm_signed_index(k, p.n[2]);
-  const double kx = p.unitk[0] * kper, ky = p.unitk[1] * lper, kz = p.unitk[2] * mper;
+// What G takes from one axis d at signed index `per` and alias a (|a| <= nb_d):
+// q = unitk (per + n a), its screening exp(-q^2 / 4 g^2), the assignment
+// weight (sin x / x)^{2p} at x = q L / 2n, and unitk per q (a term of k . q).
+// G is separable in these, so a mesh's G can be built from per-axis tables.
+struct PppmAxisTerm {
+  double q = 0.0, screen = 0.0, weight = 0.0, projected = 0.0;
+};
+
+KOKKOS_INLINE_FUNCTION PppmAxisTerm pppm_axis_term(const PppmGreensIk& p, int d, int per,
+                                                   int alias) {
+  PppmAxisTerm t;
+  t.q = p.unitk[d] * (per + p.n[d] * alias);
+  t.screen = cb::math::exp(-0.25 * pppm_square(t.q / p.g_ewald));
+  t.weight = pppm_powsinxx(0.5 * t.q * p.prd[d] / p.n[d], 2 * p.order);
+  t.projected = p.unitk[d] * per * t.q;
+  return t;
+}
+
+// sin^2(unitk per L / 2n) of axis d, the argument of pppm_gf_denom.
+KOKKOS_INLINE_FUNCTION double pppm_axis_sin_sq(const PppmGreensIk& p, int d, int per) {
+  return pppm_square(cb::math::sin(0.5 * p.unitk[d] * per * p.prd[d] / p.n[d]));
+}
+
+// G at signed indices per[3] from its axes' terms: term(d, a) is
+// pppm_axis_term(p, d, per[d], a - nb_d) and sin_sq[d] pppm_axis_sin_sq, in
+// LAMMPS's order of operations (its numerator 4 pi is the literal 12.5663706).
+template <class Terms>
+KOKKOS_INLINE_FUNCTION double pppm_greens_of(const PppmGreensIk& p, const int per[3],
+                                             const double sin_sq[3], const Terms& term) {
+  const double kx = p.unitk[0] * per[0], ky = p.unitk[1] * per[1], kz = p.unitk[2] * per[2];
   const double sqk = kx * kx + ky * ky + kz * kz;
   if (sqk == 0.0) return 0.0;
-
-  const double snx = pppm_square(cb::math::sin(0.5 * p.unitk[0] * kper * p.prd[0] / p.n[0]));
-  const double sny = pppm_square(cb::math::sin(0.5 * p.unitk[1] * lper * p.prd[1] / p.n[1]));
-  const double snz = pppm_square(cb::math::sin(0.5 * p.unitk[2] * mper * p.prd[2] / p.n[2]));
   const double numerator = 12.5663706 / sqk;
-  const double denominator = pppm_gf_denom(p, snx, sny, snz);
-  const int twoorder = 2 * p.order;
-  const double g = p.g_ewald;
-
+  const double denominator = pppm_gf_denom(p, sin_sq[0], sin_sq[1], sin_sq[2]);
   double sum = 0.0;
-  for (int ax = -p.nb[0]; ax <= p.nb[0]; ++ax) {
-    const double qx = p.unitk[0] * (kper + p.n[0] * ax);
-    const double sx = cb::math::exp(-0.25 * pppm_square(qx / g));
-    const double wx = pppm_powsinxx(0.5 * qx * p.prd[0] / p.n[0], twoorder);
-    for (int ay = -p.nb[1]; ay <= p.nb[1]; ++ay) {
-      const double qy = p.unitk[1] * (lper + p.n[1] * ay);
-      const double sy = cb::math::exp(-0.25 * pppm_square(qy / g));
-      const double wy = pppm_powsinxx(0.5 * qy * p.prd[1] / p.n[1], twoorder);
-      for (int az = -p.nb[2]; az <= p.nb[2]; ++az) {
-        const double qz = p.unitk[2] * (mper + p.n[2] * az);
-        const double sz = cb::math::exp(-0.25 * pppm_square(qz / g));
-        const double wz = pppm_powsinxx(0.5 * qz * p.prd[2] / p.n[2], twoorder);
-        const double dot1 =
-            p.unitk[0] * kper * qx + p.unitk[1] * lper * qy + p.unitk[2] * mper * qz;
-        const double dot2 = qx * qx + qy * qy + qz * qz;
-        sum += (dot1 / dot2) * sx * sy * sz * wx * wy * wz;
+  for (int ax = 0; ax <= 2 * p.nb[0]; ++ax) {
+    const PppmAxisTerm tx = term(0, ax);
+    for (int ay = 0; ay <= 2 * p.nb[1]; ++ay) {
+      const PppmAxisTerm ty = term(1, ay);
+      for (int az = 0; az <= 2 * p.nb[2]; ++az) {
+        const PppmAxisTerm tz = term(2, az);
+        const double dot1 = tx.projected + ty.projected + tz.projected;
+        const double dot2 = tx.q * tx.q + ty.q * ty.q + tz.q * tz.q;
+        sum +=
+            (dot1 / dot2) * tx.screen * ty.screen * tz.screen * tx.weight * ty.weight * tz.weight;
       }
     }
   }
   return numerator * sum / denominator;
+}
+
+// G at FFT mesh index (i, j, k), each in [0, n_d), its terms evaluated here.
+KOKKOS_INLINE_FUNCTION double pppm_greens_ik(const PppmGreensIk& p, int i, int j, int k) {
+  const int per[3] = {pppm_signed_index(i, p.n[0]), pppm_signed_index(j, p.n[1]),
+                      pppm_signed_index(k, p.n[2])};
+  const double sin_sq[3] = {pppm_axis_sin_sq(p, 0, per[0]), pppm_axis_sin_sq(p, 1, per[1]),
+                            pppm_axis_sin_sq(p, 2, per[2])};
+  return pppm_greens_of(p, per, sin_sq,
+                        [&](int d, int a) { return pppm_axis_term(p, d, per[d], a - p.nb[d]); });
 }
 
 // ---------------------------------------------------------------------------

@@ -62,9 +62,9 @@ KOKKOS_INLINE_FUNCTION PairForceEnergy pair_force_energy(double rsq, const kmd::
       coulomb == 3 ? kmd::charmm_forcelj(rsq, r2inv, c, sw) : kmd::lj_forcelj(rsq, r2inv, c);
   out.fpair = (terms.force + s.lj * forcelj) * r2inv;
   out.energy.coul = terms.energy;
-  if (rsq < c.cutsq)
-    out.energy.vdwl =
-        s.lj * (coulomb == 3 ? kmd::charmm_lj_energy(rsq, c, sw) : kmd::lj_energy(rsq, c));
+  const double vdwl =
+      s.lj * (coulomb == 3 ? kmd::charmm_lj_energy(rsq, c, sw) : kmd::lj_energy(rsq, c));
+  out.energy.vdwl = rsq < c.cutsq ? vdwl : 0.0;
   return out;
 }
 
@@ -84,6 +84,62 @@ struct RowTally {
   // Slot 0 evdwl, 1 ecoul, 2 r . f, 3-8 the tensor.
   KOKKOS_INLINE_FUNCTION double slot(int c) const {
     return c == 0 ? vdwl : c == 1 ? coul : c == 2 ? virial : tensor[c - 3];
+  }
+};
+
+// Copies of a pair's coefficients made of one load per field (a struct copy
+// stops GCC's vectoriser), all loaded whether used or not (no branch).
+KOKKOS_INLINE_FUNCTION kmd::LjCoeff field_by_field(const kmd::LjCoeff& c) {
+  kmd::LjCoeff v;
+  v.lj1 = c.lj1;
+  v.lj2 = c.lj2;
+  v.lj3 = c.lj3;
+  v.lj4 = c.lj4;
+  v.cutsq = c.cutsq;
+  v.offset = c.offset;
+  return v;
+}
+
+// Entries of a row evaluated together (add_pair_forces), a whole block of the
+// padded row: eight doubles fill an AVX-512 register and stay in a GPU thread's
+// registers.
+constexpr int pair_lanes = NeighborList::row_block;
+
+// What the sums of add_pair_forces need of each of pair_lanes entries: fpair
+// and, with Tally, the energies, zero for an entry beyond reach.
+template <bool Tally>
+struct PairLanes {
+  int j[pair_lanes];
+  double dx[pair_lanes], dy[pair_lanes], dz[pair_lanes], rsq[pair_lanes], fpair[pair_lanes];
+  double vdwl[Tally ? pair_lanes : 1], coul[Tally ? pair_lanes : 1];
+
+  // Lane l's pair at squared distance rsq_l, within reach when rsq_l < reach_sq.
+  KOKKOS_INLINE_FUNCTION void set(int l, int atom, double x, double y, double z, double rsq_l,
+                                  double reach_sq, const kmd::LjCoeff& c, int coulomb,
+                                  const kmd::CoulCut& cut, const kmd::CharmmSwitch& sw,
+                                  double qqrd2e_qi, double qj, const kmd::SpecialFactor& s) {
+    j[l] = atom;
+    dx[l] = x;
+    dy[l] = y;
+    dz[l] = z;
+    rsq[l] = rsq_l;
+    if (Tally) {
+      const PairForceEnergy pfe = pair_force_energy(rsq_l, c, coulomb, cut, sw, qqrd2e_qi, qj, s);
+      fpair[l] = rsq_l < reach_sq ? pfe.fpair : 0.0;
+      vdwl[l] = rsq_l < reach_sq ? pfe.energy.vdwl : 0.0;
+      coul[l] = rsq_l < reach_sq ? pfe.energy.coul : 0.0;
+    } else {
+      const double fp = pair_fpair(rsq_l, c, coulomb, cut, sw, qqrd2e_qi, qj, s);
+      fpair[l] = rsq_l < reach_sq ? fp : 0.0;
+    }
+  }
+  KOKKOS_INLINE_FUNCTION PairEnergy energy(int l) const {
+    PairEnergy e;
+    if (Tally) {
+      e.vdwl = vdwl[l];
+      e.coul = coul[l];
+    }
+    return e;
   }
 };
 
@@ -133,6 +189,12 @@ LjForce::LjForce(const Params& params)
 // half list the reaction -F_ij goes to j (Newton's third law). With Tally,
 // also the row's energies and virial into tally_(i, :), then summed in
 // energy_virial's order (the same bits).
+//
+// A row is taken `pair_lanes` entries at a time: first each entry's fpair (and
+// energies) with selects in place of branches, one straight code path that a
+// CPU compiler turns into SIMD instructions and a GPU thread runs without
+// divergence; an entry beyond reach gets fpair = 0. Then the sums in row order,
+// as one pair at a time: adding a zero force changes no sum.
 template <bool Half, bool OneType, int Coul, bool Special, bool Tally>
 void LjForce::add_pair_forces(Atoms& atoms, const NeighborList& list) {
   const SpecialTable special = special_;
@@ -160,35 +222,38 @@ void LjForce::add_pair_forces(Atoms& atoms, const NeighborList& list) {
         double fx = 0.0, fy = 0.0, fz = 0.0;
         RowTally row;
         const int n = counts(i);
-        for (int k = 0; k < n; ++k) {
-          const int entry = neighbors(i, k);
-          const int j = Special ? neighbor_index(entry) : entry;
-          const double dx = xi - x(j, 0), dy = yi - x(j, 1), dz = zi - x(j, 2);
-          const double rsq = dx * dx + dy * dy + dz * dz;
-          const kmd::LjCoeff& c = OneType ? one : coeff(ti, type(j));
-          if (rsq >= c.cutsq && (Coul == 0 || rsq >= coul.cutsq)) continue;
-          const kmd::SpecialFactor factor =
-              Special ? special.level[special_level(entry)] : kmd::SpecialFactor{};
-          const double qj = Coul != 0 ? q(j) : 0.0;
-          PairForceEnergy pfe;
-          if (Tally) {
-            pfe = pair_force_energy(rsq, c, Coul, coul, sw, qqrd2e_qi, qj, factor);
-          } else {
-            pfe.fpair = pair_fpair(rsq, c, Coul, coul, sw, qqrd2e_qi, qj, factor);
+        for (int k0 = 0; k0 < n; k0 += pair_lanes) {
+          PairLanes<Tally> pairs;
+          for (int l = 0; l < pair_lanes; ++l) {
+            const int entry = neighbors(i, k0 + l);  // past n: padding, a valid atom
+            const int j = Special ? neighbor_index(entry) : entry;
+            const double dx = xi - x(j, 0), dy = yi - x(j, 1), dz = zi - x(j, 2);
+            const double rsq = dx * dx + dy * dy + dz * dz;
+            const kmd::LjCoeff c = field_by_field(OneType ? one : coeff(ti, type(j)));
+            const double reach_sq =
+                Coul != 0 && coul.cutsq > c.cutsq ? coul.cutsq : c.cutsq;  // max of the two
+            const kmd::SpecialFactor factor =
+                Special ? special.selected(special_level(entry)) : kmd::SpecialFactor{};
+            const double qj = Coul != 0 ? q(j) : 0.0;
+            pairs.set(l, j, dx, dy, dz, rsq, reach_sq, c, Coul, coul, sw, qqrd2e_qi, qj, factor);
           }
-          const double fpair = pfe.fpair;
-          fx += dx * fpair;
-          fy += dy * fpair;
-          fz += dz * fpair;
-          if (Half) {
-            auto access = scatter.access();
-            access(j, 0) -= dx * fpair;
-            access(j, 1) -= dy * fpair;
-            access(j, 2) -= dz * fpair;
-          }
-          if (Tally) {
-            const double del[3] = {dx, dy, dz};
-            row.add(del, rsq, fpair, pfe.energy);
+          const int m = n - k0 < pair_lanes ? n - k0 : pair_lanes;
+          for (int l = 0; l < m; ++l) {
+            const double fpair = pairs.fpair[l];
+            const double dx = pairs.dx[l], dy = pairs.dy[l], dz = pairs.dz[l];
+            fx += dx * fpair;
+            fy += dy * fpair;
+            fz += dz * fpair;
+            if (Half) {
+              auto access = scatter.access();
+              access(pairs.j[l], 0) -= dx * fpair;
+              access(pairs.j[l], 1) -= dy * fpair;
+              access(pairs.j[l], 2) -= dz * fpair;
+            }
+            if (Tally) {
+              const double del[3] = {dx, dy, dz};
+              row.add(del, pairs.rsq[l], fpair, pairs.energy(l));
+            }
           }
         }
         if (Half) {

@@ -63,6 +63,15 @@ class LjForce : public ForceTerm {
   // special_bonds factors by level (index 0: ordinary pairs, 1 and 1).
   struct SpecialTable {
     kernels::md::SpecialFactor level[4];
+    // level[l] by selects of values all loaded, not an indexed load: a vector loop can take it.
+    KOKKOS_INLINE_FUNCTION kernels::md::SpecialFactor selected(int l) const {
+      const double lj[4] = {level[0].lj, level[1].lj, level[2].lj, level[3].lj};
+      const double coul[4] = {level[0].coul, level[1].coul, level[2].coul, level[3].coul};
+      kernels::md::SpecialFactor s;
+      s.lj = l == 0 ? lj[0] : l == 1 ? lj[1] : l == 2 ? lj[2] : lj[3];
+      s.coul = l == 0 ? coul[0] : l == 1 ? coul[1] : l == 2 ? coul[2] : coul[3];
+      return s;
+    }
   };
 
  private:

@@ -59,6 +59,7 @@ class PppmGrid {
   bool add_axis_swaps(const Decomposition& decomposition, int axis);
 
   MPI_Comm comm_;
+  int rank_ = 0;
   Brick in_, out_;
   std::vector<Swap> swaps_;
   MessageBuffer<double> send_, recv_;

@@ -128,20 +128,46 @@ double PppmSum::kspace_length(int axis) const {
 }
 
 // G(k) of kernels/md/pppm.hpp on this rank's part of the spectrum.
+// G on this rank's spectrum, from tables of its per-axis factors (the same
+// numbers as pppm_greens_ik, with sin and exp per mesh line instead of per
+// point: with a barostat G is rebuilt every step).
 void PppmSum::influence_function() {
   double prd[3];
   for (int d = 0; d < 3; ++d) prd[d] = box_.length(d);
   const kmd::PppmGreensIk p = kmd::pppm_greens_ik_setup(parameters_.mesh, prd, parameters_.g_ewald,
                                                         parameters_.order, params_.kspace_slab);
   const Brick sp = fft_->spectrum();
-  const int lx = sp.lo[0], ly = sp.lo[1], lz = sp.lo[2];
-  const auto greens = greens_;
   const Int3 e = sp.extent();
   if (e[0] == 0) return;
+  const int longest = std::max({p.n[0], p.n[1], p.n[2]});
+  const int aliases = 2 * std::max({p.nb[0], p.nb[1], p.nb[2]}) + 1;
+  if (static_cast<int>(axis_terms_.extent(1)) < longest ||
+      static_cast<int>(axis_terms_.extent(2)) < aliases) {
+    axis_terms_ = decltype(axis_terms_)("md::pppm_axis_terms", 3, longest, aliases);
+    axis_sin_sq_ = decltype(axis_sin_sq_)("md::pppm_axis_sin_sq", 3, longest);
+  }
+  const auto terms = axis_terms_;
+  const auto sin_sq = axis_sin_sq_;
+  Kokkos::parallel_for(
+      "md::pppm_axis_terms", Policy3({0, 0, 0}, {3, longest, aliases}),
+      KOKKOS_LAMBDA(int d, int i, int a) {
+        if (i >= p.n[d] || a > 2 * p.nb[d]) return;
+        const int per = kmd::pppm_signed_index(i, p.n[d]);
+        terms(d, i, a) = kmd::pppm_axis_term(p, d, per, a - p.nb[d]);
+        if (a == 0) sin_sq(d, i) = kmd::pppm_axis_sin_sq(p, d, per);
+      });
+  const int lx = sp.lo[0], ly = sp.lo[1], lz = sp.lo[2];
+  const auto greens = greens_;
   Kokkos::parallel_for(
       "md::pppm_influence_function", Policy3({0, 0, 0}, {e[0], e[1], e[2]}),
       KOKKOS_LAMBDA(int i, int j, int k) {
-        greens(i, j, k) = kmd::pppm_greens_ik(p, i + lx, j + ly, k + lz);
+        const int index[3] = {i + lx, j + ly, k + lz};
+        const int per[3] = {kmd::pppm_signed_index(index[0], p.n[0]),
+                            kmd::pppm_signed_index(index[1], p.n[1]),
+                            kmd::pppm_signed_index(index[2], p.n[2])};
+        const double sn[3] = {sin_sq(0, index[0]), sin_sq(1, index[1]), sin_sq(2, index[2])};
+        greens(i, j, k) =
+            kmd::pppm_greens_of(p, per, sn, [&](int d, int a) { return terms(d, index[d], a); });
       });
 }
 

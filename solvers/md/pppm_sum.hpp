@@ -103,6 +103,9 @@ class PppmSum : public ForceTerm {
   FftBrickView brick_;
   FftSpectrumView rho_hat_, work_;
   Kokkos::View<double***, Kokkos::LayoutRight, MemSpace> greens_;  // G on the spectrum
+  // G's per-axis factors (axis, mesh index, alias) and sin^2 (axis, mesh index)
+  Kokkos::View<kernels::md::PppmAxisTerm***, MemSpace> axis_terms_;
+  Kokkos::View<double**, MemSpace> axis_sin_sq_;
   // Per owned atom: stencil centre, weights per axis, and the sort by centre.
   Kokkos::View<int* [3], Kokkos::LayoutRight, MemSpace> centre_;
   Kokkos::View<double* [3][kernels::md::pppm_max_order], Kokkos::LayoutRight, MemSpace> weights_;

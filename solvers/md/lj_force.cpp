@@ -101,8 +101,8 @@ KOKKOS_INLINE_FUNCTION kmd::LjCoeff field_by_field(const kmd::LjCoeff& c) {
 }
 
 // Entries of a row evaluated together (add_pair_forces), a whole block of the
-// padded row: eight doubles fill an AVX-512 register and stay in a GPU thread's
-// registers.
+// padded row: a multiple of the CPU vector widths (2, 4 or 8 doubles), few
+// enough for a GPU thread to hold.
 constexpr int pair_lanes = NeighborList::row_block;
 
 // What the sums of add_pair_forces need of each of pair_lanes entries: fpair

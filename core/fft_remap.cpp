@@ -64,24 +64,31 @@ Box box_of(const Brick& overlap) {
   return {{overlap.lo[0], overlap.lo[1], overlap.lo[2]}, {n[0], n[1], n[2]}};
 }
 
+// Runs copy(x, y, z, p) at every point of `overlap`, p its place in message
+// order (x fastest). Blocks are at most one rank's brick, whose flat index is
+// an int; an MDRange gives the coordinates without index divisions.
+template <class Copy>
+void for_each_point(const char* label, const Brick& overlap, const Copy& copy) {
+  const long long points = overlap.points();
+  if (points == 0) return;
+  if (points > INT_MAX) throw std::overflow_error("FftRemap: a block exceeds 2^31 points");
+  const Box box = box_of(overlap);
+  using Policy3 = Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<3>>;
+  Kokkos::parallel_for(
+      label, Policy3({0, 0, 0}, {box.n[2], box.n[1], box.n[0]}),
+      KOKKOS_LAMBDA(const int k, const int j, const int i) {
+        copy(box.lo[0] + i, box.lo[1] + j, box.lo[2] + k, (k * box.n[1] + j) * box.n[0] + i);
+      });
+}
+
 // Copies one block between a brick array (`grid`, `index`) and a message
-// buffer, in the message order (x fastest). `to_buffer` picks the direction.
+// buffer, in the message order. `to_buffer` picks the direction.
 void copy_block(const FftPoints& grid, const FlatIndex& index, const FftRemap::Block& block,
                 const FftPoints& buffer, bool to_buffer) {
-  const long long points = block.overlap.points();
-  if (points == 0) return;
-  // Blocks are at most one rank's brick, whose flat index is an int: the
-  // point's coordinates by 32-bit divisions (64-bit ones cost twice as much).
-  if (points > INT_MAX) throw std::overflow_error("FftRemap: a block exceeds 2^31 points");
-  const Box box = box_of(block.overlap);
   const long long offset = block.offset;
-  Kokkos::parallel_for(
-      to_buffer ? "core::fft::remap_pack" : "core::fft::remap_unpack",
-      Kokkos::RangePolicy<ExecSpace>(0, static_cast<int>(points)), KOKKOS_LAMBDA(const int p) {
-        const int row = p / box.n[0];
-        const int x = box.lo[0] + (p - row * box.n[0]);
-        const int y = box.lo[1] + row % box.n[1];
-        const int z = box.lo[2] + row / box.n[1];
+  for_each_point(
+      to_buffer ? "core::fft::remap_pack" : "core::fft::remap_unpack", block.overlap,
+      KOKKOS_LAMBDA(int x, int y, int z, int p) {
         if (to_buffer) {
           buffer(offset + p) = grid(index(x, y, z));
         } else {
@@ -90,22 +97,13 @@ void copy_block(const FftPoints& grid, const FlatIndex& index, const FftRemap::B
       });
 }
 
-// Copies the overlap `block` from one brick array straight into another (the
-// part of a remap that stays on this rank: no message buffer in between).
+// Copies the overlap from one brick array straight into another (the part of
+// a remap that stays on this rank: no message buffer in between).
 void copy_across(const FftPoints& source, const FlatIndex& from, const FftPoints& target,
                  const FlatIndex& to, const Brick& overlap) {
-  const long long points = overlap.points();
-  if (points == 0) return;
-  if (points > INT_MAX) throw std::overflow_error("FftRemap: a block exceeds 2^31 points");
-  const Box box = box_of(overlap);
-  using Policy3 = Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<3>>;
-  Kokkos::parallel_for(
-      "core::fft::remap_local",
-      Policy3({box.lo[2], box.lo[1], box.lo[0]},
-              {box.lo[2] + box.n[2], box.lo[1] + box.n[1], box.lo[0] + box.n[0]}),
-      KOKKOS_LAMBDA(const int z, const int y, const int x) {
-        target(to(x, y, z)) = source(from(x, y, z));
-      });
+  for_each_point(
+      "core::fft::remap_local", overlap,
+      KOKKOS_LAMBDA(int x, int y, int z, int) { target(to(x, y, z)) = source(from(x, y, z)); });
 }
 
 int to_int_count(long long points) {

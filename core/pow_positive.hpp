@@ -107,7 +107,7 @@ KOKKOS_INLINE_FUNCTION double exp_double_double(const DoubleDouble& t) {
 }
 
 // exp(x) for |x| < 700 in plain arithmetic, for loops that should vectorise
-// (the pair kernels' erfc); within 1 ulp of the exact value (tests/test_md_kernels.cpp).
+// (the pair kernels' erfc); within 1 ulp of the exact value (tests/test_weather_kernels.cpp).
 KOKKOS_INLINE_FUNCTION double exp_plain(double x) {
   return exp_double_double({x, 0.0});
 }

@@ -238,7 +238,7 @@ int NeighborList::fill_rows(const Atoms& atoms, const CutoffTable& cutsq, const 
           }
         }
         const int sorted = n < row_buffer ? n : row_buffer;
-        const int padded_n = (n + row_block - 1) / row_block * row_block;
+        const int padded_n = padded(n);
         if (padded_n <= capacity) {
           for (int k = 0; k < sorted; ++k) list(i, k) = row_atom[k];
           for (int k = n; k < padded_n; ++k) list(i, k) = row_atom[0];

@@ -85,7 +85,9 @@ class NeighborList {
   // first entry (past counts(i), never summed), so that the pair kernels load
   // whole blocks of a row (lj_force.cpp).
   static constexpr int row_block = 8;
-  static int padded(int n) { return (n + row_block - 1) / row_block * row_block; }
+  KOKKOS_INLINE_FUNCTION static int padded(int n) {
+    return (n + row_block - 1) / row_block * row_block;
+  }
   static constexpr int sort_buffer = 1024;  // longest row sort_rows sorts in a private copy
   // Bin edge = list cutoff / bins_per_cutoff, LAMMPS's default (3 tests about a
   // quarter fewer candidates but was measured slower on lj_bench: more bins).

@@ -1,4 +1,5 @@
 #include "cli_runner.hpp"
+#include "scratch_dirs.hpp"
 
 #include <sys/wait.h>
 
@@ -50,6 +51,7 @@ CliResult run_cloudburst_mpi(int ranks, const std::string& arguments) {
 std::string make_temp_dir(const std::string& prefix) {
   std::string pattern = (std::filesystem::temp_directory_path() / (prefix + "XXXXXX")).string();
   if (!mkdtemp(pattern.data())) throw std::runtime_error("mkdtemp failed");
+  register_scratch_dir(pattern);
   return pattern;
 }
 

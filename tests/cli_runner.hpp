@@ -21,7 +21,8 @@ CliResult run_cloudburst(const std::string& arguments);
 // The same under `mpiexec -n ranks`.
 CliResult run_cloudburst_mpi(int ranks, const std::string& arguments);
 
-// A fresh empty directory under the system temp dir.
+// A fresh empty directory under the system temp dir, removed when the process's
+// tests all pass (tests/scratch_dirs.hpp).
 std::string make_temp_dir(const std::string& prefix);
 // Writes `text` to `path`.
 void write_text(const std::string& path, const std::string& text);

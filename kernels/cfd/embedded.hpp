@@ -1,8 +1,8 @@
 // Cut-cell (embedded-boundary) kernels of the CFD solver (docs/solvers/cfd.md
-// §7): the pressure on a wall, the viscous stress on a no-slip wall and the
-// heat from an isothermal one (flux redistribution: Colella, Graves, Keen &
-// Modiano 2006, J. Comput. Phys. 211:347-366, §3.3; Pember et al. 1995,
-// J. Comput. Phys. 120:278-304).
+// §7): the pressure on a wall, the normal derivative at a wall of a quantity
+// that vanishes there and the viscous stress on a no-slip wall (flux
+// redistribution: Colella, Graves, Keen & Modiano 2006, J. Comput. Phys.
+// 211:347-366, §3.3; Pember et al. 1995, J. Comput. Phys. 120:278-304).
 #pragma once
 
 #include "kernels/cfd/state.hpp"
@@ -44,24 +44,36 @@ KOKKOS_INLINE_FUNCTION real wall_pressure(const Primitive& w, const real n[3], r
   return w.p * math::pow(base, real(2) * gamma / (gamma - real(1)));
 }
 
-// The viscous stress tau . n on a no-slip wall at rest (unit normal n into the
-// fluid) from the velocity `vel` at `distance` from it. On the wall u = 0, so
-// its tangential derivatives vanish and grad u = g n^T with g = vel / distance
-// (one-sided, first order); with the Stokes hypothesis (kernels/cfd/viscous.hpp)
-// tau . n = mu (g + (g . n) n / 3). The wall gives the fluid -tau . n per unit area.
-KOKKOS_INLINE_FUNCTION void wall_shear_stress(const real vel[3], const real n[3], real mu,
-                                              real distance, real out[3]) {
-  const real g[3] = {vel[0] / distance, vel[1] / distance, vel[2] / distance};
-  const real normal = (g[0] * n[0] + g[1] * n[1] + g[2] * n[2]) / real(3);
-  for (int d = 0; d < 3; ++d) out[d] = mu * (g[d] + normal * n[d]);
+// The normal derivative at a wall of a quantity f that vanishes there (the
+// velocity relative to the wall, T - T_w), from samples f1 and f2 at
+// distances d1 < d2 from it: f'(0) = near f1 - far f2. Two samples: the
+// derivative of the parabola through (0, 0), (d1, f1) and (d2, f2), exact for
+// a quadratic profile (as the two-point normal stencil of Schwartz, Barad,
+// Colella & Ligocki 2006, J. Comput. Phys. 211:531, for a Dirichlet wall);
+// one sample (far = 0): f1 / d1, exact for a linear profile.
+struct WallStencil {
+  real near, far;
+};
+
+KOKKOS_INLINE_FUNCTION WallStencil one_point_wall_stencil(real d1) {
+  return {real(1) / d1, real(0)};
 }
 
-// The heat per unit area an isothermal wall at `wall_t` gives the gas at
-// temperature t, `distance` from it: kappa dT/dn, one-sided as the stress
-// above (exact for a linear profile when `distance` is that of the fluid's
-// centroid).
-KOKKOS_INLINE_FUNCTION real wall_heat_flux(real t, real wall_t, real conductivity, real distance) {
-  return conductivity * (wall_t - t) / distance;
+KOKKOS_INLINE_FUNCTION WallStencil two_point_wall_stencil(real d1, real d2) {
+  const real gap = d2 - d1;
+  return {d2 / (d1 * gap), d1 / (d2 * gap)};
+}
+
+// The viscous stress tau . n on a no-slip wall (unit normal n into the fluid)
+// from the velocity's normal derivative g there. On the wall the velocity is
+// the wall's, so its tangential derivatives vanish (the wall at rest, or
+// sliding along itself with a velocity that varies slowly) and
+// grad u = g n^T; with the Stokes hypothesis (kernels/cfd/viscous.hpp)
+// tau . n = mu (g + (g . n) n / 3). The wall gives the fluid -tau . n per unit area.
+KOKKOS_INLINE_FUNCTION void wall_shear_stress(const real g[3], const real n[3], real mu,
+                                              real out[3]) {
+  const real normal = (g[0] * n[0] + g[1] * n[1] + g[2] * n[2]) / real(3);
+  for (int d = 0; d < 3; ++d) out[d] = mu * (g[d] + normal * n[d]);
 }
 
 }  // namespace cb::kernels::cfd

@@ -16,9 +16,8 @@
 //      conservative to round-off, and the time step is that of full cells.
 // Every sum runs over neighbours in a fixed order from values that are
 // functions of global position, so any rank layout gives the same bits.
-#include "kernels/cfd/embedded.hpp"
-#include "kernels/cfd/viscous.hpp"
 #include "solvers/cfd/solver.hpp"
+#include "solvers/cfd/wall_model.hpp"
 
 #include <mpi.h>
 
@@ -28,28 +27,6 @@ namespace cb::cfd {
 namespace {
 
 using kernels::cfd::variables;
-
-// What the wall term of a cut cell needs, by value.
-struct WallModel {
-  real gamma;
-  bool viscous;  // no-slip walls, else slip
-  kernels::cfd::Viscosity viscosity;
-  real min_distance;  // floor of the wall distance (explicit stability)
-  Kokkos::View<const kernels::cfd::BodyWall*, MemSpace> walls;      // per body
-  Kokkos::View<const int***, Kokkos::LayoutRight, MemSpace> owner;  // the body of each cell
-  bool moving;                                                      // any wall
-  AreaView wall_velocity;  // per cut cell along its wall; covered: the rigid motion
-};
-
-// The viscous wall term's distance is kept at least this fraction of the
-// smallest spacing h. The redistribution takes away the 1 / kappa of a small
-// cell's update but not the 1 / d: the wall term decays the cell's velocity at
-// the rate nu A / (d V), A <= sqrt(D) h^2 in D dimensions, and the time step of
-// full cells has nu dt <= 3 CFL h^2 / (8 D), so nu dt A / (d V) stays below
-// 1.1 CFL (RK3 is stable to 2.5 on the negative real axis). An isothermal
-// wall relaxes the temperature at the rate (gamma / Pr) nu A / (d V), within
-// the same bound: the time step takes nu max(4/3, gamma / Pr) for nu.
-constexpr double wall_distance_floor = 0.25;
 
 // The reach of the redistribution neighbourhood along each axis (0 on unused axes).
 struct Reach {
@@ -186,58 +163,6 @@ Kokkos::View<int***, Kokkos::LayoutRight, MemSpace> nearest_body(const BodyProgr
   return owner;
 }
 
-WallModel make_wall_model(const Params& params,
-                          const Kokkos::View<kernels::cfd::BodyWall*, MemSpace>& walls,
-                          const Kokkos::View<int***, Kokkos::LayoutRight, MemSpace>& owner,
-                          const AreaView& wall_velocity) {
-  WallModel m{};
-  m.walls = walls;
-  m.owner = owner;
-  m.moving = params.bodies.moving();
-  m.wall_velocity = wall_velocity;
-  m.gamma = real(params.gamma);
-  m.viscous = params.viscous();
-  m.viscosity = params.viscosity;
-  double h = 1e300;
-  for (int a = 0; a < 3; ++a)
-    if (params.geometry.cells[a] > 1) h = std::min(h, params.geometry.spacing(a));
-  m.min_distance = real(wall_distance_floor * h);
-  return m;
-}
-
-// The momentum per unit time the wall in cut cell (k, j, i) gives its fluid,
-// p_w A n_b, less tau_w . n_b A on a no-slip wall (from the velocity relative
-// to the wall's), the heat q_w A of an isothermal wall (out[3]) and the work
-// of a moving one, -u_w . tau_w . n_b A (out[4]; u_w along the wall, so p_w
-// does none; kernels/cfd/embedded.hpp).
-KOKKOS_INLINE_FUNCTION void cell_wall_exchange(const WallModel& m, const Field& prim,
-                                               const AreaView& area, const NodeView& distance,
-                                               int k, int j, int i, real out[5]) {
-  using namespace kernels::cfd;
-  const double a = area(k, j, i, 3);
-  const real n[3] = {real(area(k, j, i, 0) / a), real(area(k, j, i, 1) / a),
-                     real(area(k, j, i, 2) / a)};
-  const Primitive w = load_primitive(prim, k, j, i);
-  const real pw = wall_pressure(w, n, m.gamma);
-  real stress[3] = {0, 0, 0}, heat = 0, work = 0;
-  if (m.viscous) {
-    const real t = temperature(w);
-    const real mu = dynamic_viscosity(m.viscosity, t);
-    const real d = math::max(real(distance(k, j, i)), m.min_distance);
-    real wall_u[3] = {0, 0, 0}, relative[3];
-    for (int c = 0; c < 3 && m.moving; ++c) wall_u[c] = real(m.wall_velocity(k, j, i, c));
-    for (int c = 0; c < 3; ++c) relative[c] = w.vel[c] - wall_u[c];
-    wall_shear_stress(relative, n, mu, d, stress);
-    for (int c = 0; c < 3; ++c) work -= wall_u[c] * stress[c];
-    const double wall_t = m.walls(m.owner(k, j, i)).temperature;
-    if (wall_t > 0.0)
-      heat = wall_heat_flux(t, real(wall_t), heat_conductivity(m.viscosity, mu, m.gamma), d);
-  }
-  for (int d = 0; d < 3; ++d) out[d] = pw * real(area(k, j, i, d)) - stress[d] * real(a);
-  out[3] = heat * real(a);
-  out[4] = work * real(a);
-}
-
 // Per cut cell, the surface point nearest its centre, x - phi n_b (phi of
 // its body); 0 in other cells.
 AreaView surface_points(const BodyProgram& bodies, const LocalGrid& grid, const CutCells& cut,
@@ -358,8 +283,7 @@ void CfdSolver::compute_cut_divergence() {
   const NodeView volume = cut_.volume, apx = cut_.aperture[0], apy = cut_.aperture[1],
                  apz = cut_.aperture[2];
   const AreaView area = cut_.boundary;
-  const NodeView distance = cut_.wall_distance;
-  const WallModel wall = make_wall_model(params_, walls_, body_of_, wall_velocity_);
+  const WallModel wall = make_wall_model(params_, cut_, walls_, body_of_, wall_velocity_);
   const int ax = active(0), ay = active(1), az = active(2);
   const GridGeometry& geo = params_.geometry;
   const real ihx = real(1.0 / geo.spacing(0)), ihy = real(1.0 / geo.spacing(1)),
@@ -387,7 +311,7 @@ void CfdSolver::compute_cut_divergence() {
           }
           if (area(k, j, i, 3) > 0.0) {
             real given[5];
-            cell_wall_exchange(wall, w, area, distance, k, j, i, given);
+            cell_wall_exchange(wall, w, k, j, i, given);
             for (int d = 0; d < 3; ++d) rhs[1 + d] += given[d] * inv_volume;
             rhs[4] += (given[3] + given[4]) * inv_volume;
           }
@@ -470,8 +394,7 @@ WallExchange CfdSolver::wall_exchange(const Field& primitive, int body, const Re
   const Field w = primitive;
   const auto owner = body_of_;
   const AreaView area = cut_.boundary, point = wall_point_;
-  const NodeView distance = cut_.wall_distance;
-  const WallModel wall = make_wall_model(params_, walls_, body_of_, wall_velocity_);
+  const WallModel wall = make_wall_model(params_, cut_, walls_, body_of_, wall_velocity_);
   const double c[3] = {center[0], center[1], center[2]};
   // Along an axis of one cell (2-D) the body is a prism and the force acts at
   // any point of that axis: no lever arm along it.
@@ -481,7 +404,7 @@ WallExchange CfdSolver::wall_exchange(const Field& primitive, int body, const Re
       KOKKOS_LAMBDA(int k, int j, int i, double* t) {
         if (!(area(k, j, i, 3) > 0.0) || (body >= 0 && owner(k, j, i) != body)) return;
         real given[5];
-        cell_wall_exchange(wall, w, area, distance, k, j, i, given);
+        cell_wall_exchange(wall, w, k, j, i, given);
         for (int d = 0; d < 5; ++d) t[d] += given[d];
         double r[3];
         for (int d = 0; d < 3; ++d) r[d] = used[d] ? point(k, j, i, d) - c[d] : 0.0;

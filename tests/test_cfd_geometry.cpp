@@ -7,6 +7,8 @@
 #include "cli_runner.hpp"
 #include "io/stl_file.hpp"
 #include "kernels/cfd/cut_cell.hpp"
+#include "kernels/cfd/least_squares.hpp"
+#include "precision.hpp"
 #include "solvers/cfd/cut_cells.hpp"
 
 #include <catch2/catch_test_macros.hpp>
@@ -22,6 +24,8 @@
 #include <vector>
 
 namespace kcfd = cb::kernels::cfd;
+using cb::real;
+using cb::test::round_off;
 using kcfd::ShapeKind;
 using kcfd::ShapeNode;
 constexpr double pi = 3.14159265358979323846;
@@ -123,6 +127,54 @@ TEST_CASE("fractions of linear functions are exact", "[cfd][geometry][kernels]")
   CHECK(std::abs(kcfd::tetra_fluid_fraction(h) + kcfd::tetra_fluid_fraction(m) - 1.0) < 1e-15);
   // One vertex in: 0.5/(0.7) x 0.5/(0.8) x 0.5/(0.9).
   CHECK(std::abs(kcfd::tetra_fluid_fraction(h) - 0.125 / (0.7 * 0.8 * 0.9)) < 1e-15);
+}
+
+TEST_CASE("least-squares and face gradients are exact for linear fields",
+          "[cfd][geometry][kernels]") {
+  // f = 2 - x + 3 y + 0.5 z sampled at the scattered centroids of a cut cell's neighbours
+  // and a wall point, offsets from the cell's own centroid (2-D: z unused).
+  const auto f = [](const real x[3]) { return 2.0 - x[0] + 3.0 * x[1] + 0.5 * x[2]; };
+  const real x0[3] = {0.1, -0.2, 0.0};
+  const real points[5][3] = {
+      {1.1, 0.05, 0.0}, {0.3, 1.0, 0.0}, {1.2, 0.9, 0.0}, {-0.8, 1.1, 0.0}, {0.4, -0.6, 0.0}};
+  for (int dims = 2; dims <= 3; ++dims) {
+    const int active[3] = {1, 1, dims == 3};
+    kcfd::Symmetric3 m{0, 0, 0, 0, 0, 0}, inverse{};
+    real r[3] = {0, 0, 0};
+    for (int p = 0; p < (dims == 3 ? 5 : 4); ++p) {
+      real x[3] = {points[p][0], points[p][1], dims == 3 ? real(0.3) * real(p - 2) : real(0)},
+           dx[3];
+      for (int d = 0; d < 3; ++d) dx[d] = x[d] - x0[d];
+      kcfd::add_sample(m, dx);
+      for (int d = 0; d < 3; ++d) r[d] += dx[d] * (f(x) - f(x0));
+    }
+    REQUIRE(kcfd::invert_normal_matrix(m, active, inverse));
+    real g[3];
+    kcfd::apply(inverse, r, g);
+    CHECK(std::abs(g[0] + 1.0) < round_off(1e-13));
+    CHECK(std::abs(g[1] - 3.0) < round_off(1e-13));
+    CHECK(std::abs(g[2] - (dims == 3 ? 0.5 : 0.0)) < round_off(1e-13));
+  }
+  // Samples on a line leave the gradient across it undetermined: refused.
+  kcfd::Symmetric3 line{0, 0, 0, 0, 0, 0}, unused{};
+  const real along[2][3] = {{1.0, 2.0, 0.0}, {-0.5, -1.0, 0.0}};
+  for (const auto& dx : along) kcfd::add_sample(line, dx);
+  const int plane[3] = {1, 1, 0};
+  CHECK_FALSE(kcfd::invert_normal_matrix(line, plane, unused));
+  // Between two centroids dx apart the face gradient keeps a linear field's gradient
+  // whatever the cells' (wrong) gradients' mean along dx, and between centres a step h
+  // apart its normal component is the compact difference quotient.
+  const real exact_g[3] = {-1.0, 3.0, 0.5}, dx[3] = {0.9, 0.25, -0.1};
+  const real wrong_m[3] = {-0.6, 3.0, 0.5}, wrong_c[3] = {-1.4, 3.0, 0.5};
+  real face[3];
+  const real df = -1.0 * dx[0] + 3.0 * dx[1] + 0.5 * dx[2];
+  kcfd::face_gradient(wrong_m, wrong_c, 1.0, 1.0 + df, dx,
+                      1.0 / (dx[0] * dx[0] + dx[1] * dx[1] + dx[2] * dx[2]), face);
+  for (int d = 0; d < 3; ++d) CHECK(std::abs(face[d] - exact_g[d]) < round_off(1e-14));
+  const real step[3] = {0.5, 0.0, 0.0}, gm[3] = {7.0, 1.0, 0.0}, gc[3] = {-3.0, 2.0, 0.0};
+  kcfd::face_gradient(gm, gc, 1.0, 1.2, step, 4.0, face);
+  CHECK(std::abs(face[0] - 0.4) < round_off(1e-14));
+  CHECK(face[1] == real(1.5));
 }
 
 TEST_CASE("a tilted plane: volume and area exact to round-off", "[cfd][geometry]") {

@@ -72,9 +72,9 @@ TEST_CASE("Stokes' first problem on no-slip walls tilted by atan(1/2): the wall 
   // Stokes layer (Stokes 1851; Schlichting & Gersten, Boundary-Layer Theory, 2017):
   // tau_w = mu U / sqrt(pi nu t), the layers of the two walls apart while sqrt(nu t) stays
   // below a tenth of the channel's width. Measured: force along the stream at t = 0.5
-  // (sqrt(nu t) = 4.5 h at 64 cells per unit) -1.32 % at 32 and -0.42 % at 64 cells per
-  // unit of the exact value (-0.87 % and -0.29 % with the one-sample wall gradient of
-  // before 2026-12-05, +7.4 % and +1.43 % while the faces near the walls were first order).
+  // (sqrt(nu t) = 4.5 h at 64 cells per unit) +1.25 % at 32 and +0.21 % at 64 cells per
+  // unit of the exact value (-1.32 % and -0.42 % before the faces beside the walls took
+  // fitted gradients, 2026-12-05; +7.4 % and +1.43 % while those faces were first order).
   const double speed = 0.1, nu = 0.01, density = 1.4, end = 0.5;
   const std::string velocity = "[" + exact(speed * e[0]) + ", " + exact(speed * e[1]) + ", 0.0]";
   const std::string bodies =
@@ -93,7 +93,7 @@ TEST_CASE("Stokes' first problem on no-slip walls tilted by atan(1/2): the wall 
     error[level] = force / exact_force - 1;
     INFO(n << " cells per unit: force along the stream " << force << ", exact " << exact_force
            << ", relative error " << error[level]);
-    CHECK(std::abs(error[level]) < (level == 0 ? 0.02 : 0.006));
+    CHECK(std::abs(error[level]) < (level == 0 ? 0.018 : 0.004));
     // The walls' impulse, pressure and viscous, is all the momentum the gas loses.
     const auto& impulse = run.solver->wall_impulse();
     const char* momenta[2] = {"mom_x", "mom_y"};
@@ -104,9 +104,8 @@ TEST_CASE("Stokes' first problem on no-slip walls tilted by atan(1/2): the wall 
     }
     CHECK(std::abs(last.at("mass") / first.at("mass") - 1) <= round_off(1e-13));
   }
-  // First order at the wall at least: the error falls 2 times or more per halving of h
-  // (measured 3.2).
-  CHECK(std::abs(error[1]) < std::abs(error[0]) / 2);
+  // The error falls 4 times or more per halving of h (measured 5.9).
+  CHECK(std::abs(error[1]) < std::abs(error[0]) / 4);
 }
 
 namespace {
@@ -169,9 +168,11 @@ TEST_CASE("steady conduction between isothermal walls tilted by atan(1/2): the w
   // uniform and the gas at rest: the hot body gives the gas k (T_hot - T_cold) / L on each
   // of its two faces, the cold one takes as much (Fourier's law). The slowest mode decays
   // as exp(-pi^2 alpha t / L^2), alpha = k / (rho c_p) = nu / Pr: below 4e-4 of dT by
-  // t = 4.5. Measured: wall heat -7.1 % at 24 and -3.5 % at 48 cells per unit (L = 6.4 and
-  // 12.9 h), |T - T_exact| at most 3.0 % and 1.6 % of dT, the cold wall's heat the hot
-  // one's to 7e-5, speeds below 1.2e-5.
+  // t = 4.5. Measured: wall heat -1.56 % at 24 and -0.47 % at 48 cells per unit (L = 6.4
+  // and 12.9 h), |T - T_exact| at most 0.69 % and 0.21 % of dT, the cold wall's heat the hot
+  // one's to 5e-5, speeds below 1.5e-5 (before the fitted gradients beside the walls: -7.1 %
+  // and -3.5 %). What remains is the floor h / 4 of the wall distance (wall_model.cpp):
+  // without it the heat is exact to 2e-6 at 24 cells per unit, but small cells are unstable.
   const double hot = 0.8, cold = 0.6, mu = 0.014, prandtl = 0.72, gamma = 1.4;
   const double width = 0.3 * e[0], end = 4.5;
   const double conductivity = mu * gamma / ((gamma - 1) * prandtl);
@@ -195,8 +196,8 @@ TEST_CASE("steady conduction between isothermal walls tilted by atan(1/2): the w
            << last.at("wall_heat_1") << ", to the cold " << -last.at("wall_heat_2") << ", exact "
            << exact_heat << ", relative error " << error[level] << "; largest |T - T_exact| / dT "
            << profile.temperature_error / (hot - cold) << ", largest speed " << profile.speed);
-    CHECK(std::abs(error[level]) < (level == 0 ? 0.08 : 0.042));
-    CHECK(profile.temperature_error < (level == 0 ? 0.035 : 0.02) * (hot - cold));
+    CHECK(std::abs(error[level]) < (level == 0 ? 0.022 : 0.007));
+    CHECK(profile.temperature_error < (level == 0 ? 0.01 : 0.003) * (hot - cold));
     // Steady: the cold wall takes what the hot one gives.
     CHECK(std::abs(last.at("wall_heat_2") / last.at("wall_heat_1") + 1) < 1e-3);
     // The walls' heat is all the energy the gas gains; mass is kept (round-off of each step
@@ -207,9 +208,8 @@ TEST_CASE("steady conduction between isothermal walls tilted by atan(1/2): the w
           round_off(1e-16) * steps * first.at("energy"));
     CHECK(std::abs(last.at("mass") / first.at("mass") - 1) <= round_off(1e-16) * steps);
   }
-  // First order at the wall: the error falls 1.7 times or more per halving of h (measured
-  // 2.03).
-  CHECK(std::abs(error[1]) < std::abs(error[0]) / 1.7);
+  // The error falls 2.5 times or more per halving of h (measured 3.3).
+  CHECK(std::abs(error[1]) < std::abs(error[0]) / 2.5);
 }
 
 TEST_CASE("Couette flow between a moving and a resting isothermal wall: shear, work and heat",
@@ -220,9 +220,10 @@ TEST_CASE("Couette flow between a moving and a resting isothermal wall: shear, w
   // (Schlichting & Gersten 2017, §4.2): A's wall feels the shear mu U / L per unit area
   // against its motion and does the work mu U^2 / L, of which each wall takes back half as
   // heat. Momentum diffuses slowest, exp(-pi^2 nu t / L^2): below 3e-4 of U by t = 6.
-  // Measured at 24 and 48 cells per unit: shear -3.8 % and -2.6 %; heat of A -2.1 % and
-  // -2.1 %, of B -5.8 % and -3.2 % of half the work; |u - u_exact| at most 2.3 % and 1.3 %
-  // of U, |T - T_exact| 9.9 % and 5.6 % of T_max - T_w.
+  // Measured at 24 and 48 cells per unit: shear +1.69 % and +0.35 %; heat of A +3.1 % and
+  // +0.80 %, of B +0.13 % and -0.20 % of half the work; |u - u_exact| at most 0.89 % and
+  // 0.31 % of U, |T - T_exact| 3.9 % and 1.6 % of T_max - T_w (before the fitted gradients
+  // beside the walls: shear -3.8 % and -2.6 %).
   const double speed = 0.5, wall_t = 1 / 1.4, mu = 0.014, prandtl = 0.72, gamma = 1.4;
   const double width = 0.3 * e[0], end = 6.0;
   const double conductivity = mu * gamma / ((gamma - 1) * prandtl);
@@ -251,7 +252,7 @@ TEST_CASE("Couette flow between a moving and a resting isothermal wall: shear, w
            << -power / 2 << "); largest |u - u_exact| / U " << profile.velocity_error / speed
            << ", |T - T_exact| / (T_max - T_w) " << profile.temperature_error / (rise / 4));
     error[level] = drag / shear - 1;
-    CHECK(std::abs(error[level]) < (level == 0 ? 0.055 : 0.035));
+    CHECK(std::abs(error[level]) < (level == 0 ? 0.025 : 0.006));
     // A's wall moves along itself: its power is the shear times U.
     CHECK(std::abs(last.at("wall_power_1") - speed * drag) <= 1e-12 * power);
     // Nearly steady (measured 1.3e-3 of the work at 24 cells per unit): the walls take back
@@ -259,9 +260,9 @@ TEST_CASE("Couette flow between a moving and a resting isothermal wall: shear, w
     CHECK(std::abs(last.at("wall_heat_1") + last.at("wall_heat_2") + last.at("wall_power_1")) <
           3e-3 * power);
     for (const char* wall : {"wall_heat_1", "wall_heat_2"})
-      CHECK(std::abs(last.at(wall) / (-power / 2) - 1) < (level == 0 ? 0.07 : 0.04));
-    CHECK(profile.velocity_error < (level == 0 ? 0.03 : 0.02) * speed);
-    CHECK(profile.temperature_error < (level == 0 ? 0.15 : 0.08) * rise / 4);
+      CHECK(std::abs(last.at(wall) / (-power / 2) - 1) < (level == 0 ? 0.045 : 0.012));
+    CHECK(profile.velocity_error < (level == 0 ? 0.013 : 0.005) * speed);
+    CHECK(profile.temperature_error < (level == 0 ? 0.055 : 0.024) * rise / 4);
     // The walls' work and heat are all the energy the gas gains, their impulse all the
     // momentum; mass is kept.
     const double gained = last.at("energy") - first.at("energy");
@@ -274,8 +275,8 @@ TEST_CASE("Couette flow between a moving and a resting isothermal wall: shear, w
           round_off(1e-16) * steps * first.at("energy"));
     CHECK(std::abs(last.at("mass") / first.at("mass") - 1) <= round_off(1e-16) * steps);
   }
-  // The shear error falls with h (measured 1.48 times per halving).
-  CHECK(std::abs(error[1]) < std::abs(error[0]) / 1.3);
+  // The shear error falls 3 times or more per halving of h (measured 4.8).
+  CHECK(std::abs(error[1]) < std::abs(error[0]) / 3);
 }
 
 namespace {
@@ -306,8 +307,9 @@ TEST_CASE("circular Couette flow around a spinning cylinder: the torque", "[cfd]
   // (Schlichting & Gersten 2017, §5.2) has u_theta = A r + B / r with B = Omega R1^2 R2^2 /
   // (R2^2 - R1^2), and the fluid's torque on the inner cylinder is -4 pi mu B per unit length;
   // the cylinder's wall does the work Omega times it. The slowest mode decays as
-  // exp(-pi^2 nu t / (R2 - R1)^2): below 1e-3 by t = 4.5. Measured: torque -9.0 % at 32 and
-  // -5.7 % at 64 cells per unit (8 and 16 cells across the gap).
+  // exp(-pi^2 nu t / (R2 - R1)^2): below 1e-3 by t = 4.5. Measured: torque -5.0 % at 32 and
+  // -2.7 % at 64 cells per unit (8 and 16 cells across the gap; -9.0 % and -5.7 % before the
+  // fitted gradients beside the walls).
   const double r1 = 0.2, r2 = 0.45, omega = 1.0, mu = 0.014, wall_t = 1 / 1.4, end = 4.5;
   const std::string isothermal = "wall_temperature = " + exact(wall_t) + "\n";
   const std::string spinning = "wall_angular_velocity = [0.0, 0.0, " + exact(omega) + "]\n";
@@ -327,23 +329,23 @@ TEST_CASE("circular Couette flow around a spinning cylinder: the torque", "[cfd]
            << error[level] << "; its power " << last.at("wall_power_1") << ", on the outer wall "
            << last.at("moment_z_2") << "; heat " << last.at("wall_heat_1") << ", "
            << last.at("wall_heat_2"));
-    CHECK(std::abs(error[level]) < (level == 0 ? 0.12 : 0.075));
+    CHECK(std::abs(error[level]) < (level == 0 ? 0.07 : 0.037));
     // The spinning wall's work is Omega times the torque (measured to 2e-4; the wall's
     // velocity is taken along the cut cells' faceted surface).
     CHECK(std::abs(last.at("wall_power_1") + omega * last.at("moment_z_1")) <
           1e-3 * std::abs(last.at("wall_power_1")));
-    // The outer wall holds the gas back with the opposite torque (measured 2.9 % and 1.4 %
+    // The outer wall holds the gas back with the opposite torque (measured 1.0 % and 0.13 %
     // apart: on a Cartesian grid angular momentum is not conserved exactly).
     CHECK(std::abs(last.at("moment_z_2") + last.at("moment_z_1")) <
-          (level == 0 ? 0.04 : 0.02) * std::abs(exact_torque));
+          (level == 0 ? 0.015 : 0.004) * std::abs(exact_torque));
     // The walls' work and heat are all the energy the gas gains.
     const double gained = last.at("energy") - first.at("energy");
     CHECK(std::abs(gained - run.solver->wall_work() - run.solver->wall_heat()) <=
           round_off(1e-16) * steps * first.at("energy"));
   }
-  // First order at curved walls: the error falls 1.4 times or more per halving (measured
-  // 1.56).
-  CHECK(std::abs(error[1]) < std::abs(error[0]) / 1.4);
+  // First order at curved walls: the error falls 1.6 times or more per halving (measured
+  // 1.88).
+  CHECK(std::abs(error[1]) < std::abs(error[0]) / 1.6);
 }
 
 TEST_CASE("viscous gas inside a concave wall at 128 cells per unit stays stable",

@@ -123,15 +123,22 @@ KOKKOS_INLINE_FUNCTION double refined_volume(const NodeView& phi, int k, int j, 
   return sum / (R * R * R);
 }
 
-// The mean of phi over the fluid (phi > 0) of the cell whose refined corner is
-// (k, j, i), sampled at the centres of S^3 points per sub-cell (S^2 on one layer
-// in z, where phi does not vary along z) and interpolated trilinearly: for a
-// planar surface, the distance of the fluid's centroid from it. 0 without fluid samples.
-KOKKOS_INLINE_FUNCTION double refined_wall_distance(const NodeView& phi, int k, int j, int i,
-                                                    bool flat) {
+// The mean of phi and of the position over the fluid (phi > 0) of the cell
+// whose refined corner is (k, j, i), sampled at the centres of S^3 points per
+// sub-cell (S^2 on one layer in z, where phi does not vary along z) and
+// interpolated trilinearly: for a planar surface, the distance of the fluid's
+// centroid from it, and that centroid (offset from the cell centre, in cell
+// widths). 0 without fluid samples.
+struct FluidMoments {
+  double distance;
+  double offset[3];
+};
+
+KOKKOS_INLINE_FUNCTION FluidMoments refined_fluid_moments(const NodeView& phi, int k, int j, int i,
+                                                          bool flat) {
   constexpr int R = cut_refinement, S = wall_distance_samples;
   const int layers = flat ? 1 : S;
-  double sum = 0.0;
+  FluidMoments m{0.0, {0.0, 0.0, 0.0}};
   int count = 0;
   for (int c = 0; c < R; ++c)
     for (int b = 0; b < R; ++b)
@@ -147,9 +154,17 @@ KOKKOS_INLINE_FUNCTION double refined_wall_distance(const NodeView& phi, int k, 
                     (dx ? t[0] : 1 - t[0]) * (dy ? t[1] : 1 - t[1]) * (dz ? t[2] : 1 - t[2]);
                 value += weight * phi(k + c + dz, j + b + dy, i + a + dx);
               }
-              if (value > 0.0) sum += value, ++count;
+              if (!(value > 0.0)) continue;
+              m.distance += value;
+              m.offset[0] += (a + t[0]) / R - 0.5;
+              m.offset[1] += (b + t[1]) / R - 0.5;
+              if (!flat) m.offset[2] += (c + t[2]) / R - 0.5;
+              ++count;
             }
-  return count > 0 ? sum / count : 0.0;
+  if (count == 0) return FluidMoments{0.0, {0.0, 0.0, 0.0}};
+  m.distance /= count;
+  for (int d = 0; d < 3; ++d) m.offset[d] /= count;
+  return m;
 }
 
 }  // namespace
@@ -164,7 +179,10 @@ CutCells make_cut_cells(const BodyProgram& bodies, const LocalGrid& grid, const 
     cut.aperture[a] = NodeView(std::string(labels[a]), padded[2], padded[1], padded[0]);
   cut.boundary = AreaView("cfd::boundary_area", padded[2], padded[1], padded[0], 4);
   cut.wall_distance = NodeView("cfd::wall_distance", padded[2], padded[1], padded[0]);
+  cut.centroid = AreaView("cfd::fluid_centroid", padded[2], padded[1], padded[0], 3);
   const NodeView phi = cut.phi, volume = cut.volume, distance = cut.wall_distance;
+  const AreaView centroid = cut.centroid;
+  const double hx = grid.h[0], hy = grid.h[1], hz = grid.h[2];
   const bool flat = padded[2] == 1 && grid.cells[2] == 1;
   const AreaView boundary = cut.boundary;
   const auto ax = cut.aperture[0], ay = cut.aperture[1], az = cut.aperture[2];
@@ -193,8 +211,12 @@ CutCells make_cut_cells(const BodyProgram& bodies, const LocalGrid& grid, const 
                              (face[5] - face[4]) * sz};
         for (int d = 0; d < 3; ++d) boundary(k, j, i, d) = n[d];
         boundary(k, j, i, 3) = kcfd::norm3(n[0], n[1], n[2]);
-        distance(k, j, i) =
-            boundary(k, j, i, 3) > 0.0 ? refined_wall_distance(phi, rk, rj, ri, flat) : 0.0;
+        if (!(boundary(k, j, i, 3) > 0.0)) return;
+        const FluidMoments fluid = refined_fluid_moments(phi, rk, rj, ri, flat);
+        distance(k, j, i) = fluid.distance;
+        centroid(k, j, i, 0) = fluid.offset[0] * hx;
+        centroid(k, j, i, 1) = fluid.offset[1] * hy;
+        centroid(k, j, i, 2) = fluid.offset[2] * hz;
       });
   return cut;
 }

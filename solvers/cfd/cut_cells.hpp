@@ -50,14 +50,62 @@ using AreaView = Kokkos::View<double****, Kokkos::LayoutRight, MemSpace>;
 // three lower faces (x, y, z; the upper ones are the next cell's) and the
 // body surface inside it, A n_b (n_b the body's outward normal, into the
 // fluid) and its area |A|; per cut cell the mean distance of its fluid from
-// the body surface (the viscous wall stress, docs/solvers/cfd.md §7.1).
+// the body surface (the viscous wall stress, docs/solvers/cfd.md §7.1) and
+// its fluid's centroid (the gradients near walls, solvers/cfd/cut_gradients.cpp).
 struct CutCells {
   NodeView phi;
   NodeView volume;
   NodeView aperture[3];
   AreaView boundary;       // (k, j, i, 0..3): A n_x, A n_y, A n_z, |A|
   NodeView wall_distance;  // 0 where the cell holds no surface
+  AreaView centroid;       // (k, j, i, 0..2): fluid centroid - cell centre; 0 without surface
 };
+
+// The face apertures of the padded block, per axis (face n of an axis lies
+// between cells n - 1 and n).
+struct Apertures {
+  NodeView x, y, z;
+
+  // Whether the face between (k, j, i) and its neighbour one step along `axis`
+  // (`step` = +1 or -1) is open to the fluid.
+  KOKKOS_INLINE_FUNCTION bool open(int axis, int step, int k, int j, int i) const {
+    const int up = step > 0 ? 1 : 0;
+    if (axis == 0) return x(k, j, i + up) > 0.0;
+    if (axis == 1) return y(k, j + up, i) > 0.0;
+    return z(k + up, j, i) > 0.0;
+  }
+};
+
+inline Apertures apertures_of(const CutCells& cut) {
+  return {cut.aperture[0], cut.aperture[1], cut.aperture[2]};
+}
+
+// Whether the cell at offset (a, b, c) in the block around (k, j, i) is joined
+// to it through open faces by unit steps along the axes of the offset, in some
+// order (the block's cells reachable without crossing a body: Colella et al.
+// 2006 redistribute among the connected cells only). The relation is
+// symmetric, so what a cell gives, its neighbour takes.
+KOKKOS_INLINE_FUNCTION bool connected(const Apertures& ap, int k, int j, int i, int a, int b,
+                                      int c) {
+  const int offset[3] = {a, b, c};
+  int axes[3], count = 0;
+  for (int d = 0; d < 3; ++d)
+    if (offset[d] != 0) axes[count++] = d;
+  // Every order of the (at most three) steps: 1, 2 or 6 paths.
+  const int orders[6][3] = {{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}};
+  const int paths = count == 3 ? 6 : count == 2 ? 2 : 1;
+  for (int p = 0; p < paths; ++p) {
+    int at[3] = {i, j, k};
+    bool open = true;
+    for (int s = 0; s < count && open; ++s) {
+      const int axis = axes[count == 2 ? (p == 0 ? s : 1 - s) : orders[p][s]];
+      open = ap.open(axis, offset[axis], at[2], at[1], at[0]);
+      at[axis] += offset[axis];
+    }
+    if (open) return true;
+  }
+  return false;
+}
 
 // Sample points per axis and refined sub-cell of the wall distance's mean.
 constexpr int wall_distance_samples = 4;

@@ -4,6 +4,7 @@
 // (a View laid out rho, u, v, w, p; computed once per cell and stage).
 #pragma once
 
+#include "kernels/cfd/least_squares.hpp"
 #include "solvers/cfd/solver.hpp"
 
 namespace cb::cfd {
@@ -19,6 +20,8 @@ struct FluxParams {
   int active[3];
   bool bodies;           // [[geometry]]: slopes only through open faces
   NodeView aperture[3];  // the low faces' apertures of the padded cells (bodies only)
+  bool wall_fits;        // viscous with bodies: fitted gradients beside the walls
+  WallGradients walls;
 };
 
 // Face ranges of the flux kernels, in padded indices: the faces along an axis
@@ -36,14 +39,62 @@ namespace detail {
 using kernels::cfd::Conserved;
 using kernels::cfd::Primitive;
 
+// Whether the face below cell (k, j, i) along Axis lies beside a wall and
+// both its cells' fits were made (solvers/cfd/cut_gradients.hpp).
+template <int Axis>
+KOKKOS_FORCEINLINE_FUNCTION bool beside_wall(const WallGradients& g, int k, int j, int i) {
+  constexpr int di = Axis == 0, dj = Axis == 1, dk = Axis == 2;
+  return (g.band(k, j, i) == near_wall || g.band(k - dk, j - dj, i - di) == near_wall) &&
+         g.gradient(k, j, i, gradient_valid) > 0.0 &&
+         g.gradient(k - dk, j - dj, i - di, gradient_valid) > 0.0;
+}
+
+// Viscous flux at a face beside a wall: the gradient of u, v, w and T from
+// the fits of cells m (low) and c (high) about their fluid centroids, joined
+// by face_gradient (kernels/cfd/least_squares.hpp), |dx| at least h / 2.
+template <int Axis>
+KOKKOS_INLINE_FUNCTION Conserved viscous_flux_beside_wall(const WallGradients& g, int k, int j,
+                                                          int i, const Primitive& wm,
+                                                          const Primitive& wc,
+                                                          const FluxParams& p) {
+  constexpr int di = Axis == 0, dj = Axis == 1, dk = Axis == 2;
+  const int km = k - dk, jm = j - dj, im = i - di;
+  real dx[3], length2 = 0;
+  for (int d = 0; d < 3; ++d) {
+    dx[d] =
+        (d == Axis ? g.h[d] : real(0)) + real(g.centroid(k, j, i, d) - g.centroid(km, jm, im, d));
+    length2 += dx[d] * dx[d];
+  }
+  const real inv_length2 = real(1) / math::max(length2, real(0.25) * g.h[Axis] * g.h[Axis]);
+  const real tm = kernels::cfd::temperature(wm), tc = kernels::cfd::temperature(wc);
+  const real fm[4] = {wm.vel[0], wm.vel[1], wm.vel[2], tm},
+             fc[4] = {wc.vel[0], wc.vel[1], wc.vel[2], tc};
+  real vel[3], grad[4][3];
+  for (int q = 0; q < 4; ++q) {
+    real gm[3], gc[3];
+    for (int d = 0; d < 3; ++d) {
+      gm[d] = real(g.gradient(km, jm, im, 3 * q + d));
+      gc[d] = real(g.gradient(k, j, i, 3 * q + d));
+    }
+    kernels::cfd::face_gradient(gm, gc, fm[q], fc[q], dx, inv_length2, grad[q]);
+  }
+  for (int a = 0; a < 3; ++a) vel[a] = real(0.5) * (wm.vel[a] + wc.vel[a]);
+  const real mu = kernels::cfd::dynamic_viscosity(p.viscosity, real(0.5) * (tm + tc));
+  const real kappa = kernels::cfd::heat_conductivity(p.viscosity, mu, p.gamma);
+  return kernels::cfd::viscous_flux(vel, grad, grad[3][Axis], mu, kappa, Axis);
+}
+
 // Viscous flux at the face between cells m (low) and c (high) along Axis:
 // normal derivatives from the two cells, tangential ones as the mean of the two
-// cells' central differences (second order, Hirsch 2007 §12.2 style).
+// cells' central differences (second order, Hirsch 2007 §12.2 style); beside
+// a wall, from the cells' fits.
 template <int Axis>
 KOKKOS_FORCEINLINE_FUNCTION Conserved viscous_face_flux(const Field& prim, int k, int j, int i,
                                                         const Primitive& wm, const Primitive& wc,
                                                         const FluxParams& p) {
   constexpr int di = Axis == 0, dj = Axis == 1, dk = Axis == 2;
+  if (p.wall_fits && beside_wall<Axis>(p.walls, k, j, i))
+    return viscous_flux_beside_wall<Axis>(p.walls, k, j, i, wm, wc, p);
   real vel[3], grad[3][3] = {{0, 0, 0}, {0, 0, 0}, {0, 0, 0}};
   for (int a = 0; a < 3; ++a) {
     vel[a] = real(0.5) * (wm.vel[a] + wc.vel[a]);

@@ -449,13 +449,16 @@ double field_bytes(const Params& params, int ranks) {
   double vars = kernels::cfd::variables * (3.0 + axes + 1.0);
   if (params.fourth_order) vars += kernels::cfd::variables * 4.0 + 1.0;
   // bodies: the conservative update and the redistributed mass (5 + 5); the
-  // fraction, 3 apertures, A n_b and |A|, the redistribution weight, the
-  // surface point (12 doubles; moving walls 3 more), the body index (4 B) and phi
-  // at the 2^3 refined nodes per cell
-  if (!params.bodies.empty())
-    vars +=
-        2.0 * kernels::cfd::variables +
-        (12.0 + (params.bodies.moving() ? 3.0 : 0.0) + 0.5 + 8.0) * sizeof(double) / sizeof(real);
+  // fraction, 3 apertures, A n_b and |A|, the wall distance, the fluid centroid,
+  // the redistribution weight, the surface point (16 doubles; moving walls 3
+  // more), the body index (4 B) and phi at the 2^3 refined nodes per cell;
+  // viscous: the fitted gradients (13 doubles) and their band (4 B)
+  if (!params.bodies.empty()) {
+    const double viscous = params.viscous() ? 13.0 + 0.5 : 0.0;
+    vars += 2.0 * kernels::cfd::variables +
+            (16.0 + (params.bodies.moving() ? 3.0 : 0.0) + 0.5 + 8.0 + viscous) * sizeof(double) /
+                sizeof(real);
+  }
   return vars * padded_global_cells(params.geometry, params.halo()) * sizeof(real) / ranks;
 }
 

@@ -225,6 +225,7 @@ void CfdSolver::step(double time, double dt, PhaseTimer& timer) {
   for (int s = 0; s < scheme.stages; ++s) {
     fill_ghosts(state_, time + stage_time * dt, timer);
     compute_primitives(state_);
+    if (has_bodies() && params_.viscous()) compute_wall_gradients();
     compute_fluxes();
     if (has_bodies()) {
       // The walls' share of this stage's momentum, heat and work, weighted as the update is.
@@ -318,6 +319,8 @@ void CfdSolver::compute_fluxes() {
   const CellPolicy cells({g[2], g[1], g[0]}, {end[2], end[1], end[0]});
   p.bodies = has_bodies();
   for (int a = 0; a < 3; ++a) p.aperture[a] = cut_.aperture[a];
+  p.wall_fits = p.bodies && p.viscous;
+  if (p.wall_fits) p.walls = wall_gradients();
   const Fluxes f{primitive_, flux_[0], flux_[1], flux_[2], fallback_faces_};
   if (params_.finite_difference) return launch_fluxes<FiniteDifferenceFace>(f, p, cells, r);
   switch (params_.reconstruction) {

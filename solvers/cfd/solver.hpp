@@ -12,6 +12,7 @@
 #include "core/local_grid.hpp"
 #include "core/ordered_sum.hpp"
 #include "core/solver.hpp"
+#include "solvers/cfd/cut_gradients.hpp"
 #include "solvers/cfd/params.hpp"
 #include "solvers/cfd/probes.hpp"
 #include "solvers/cfd/shedding.hpp"
@@ -67,6 +68,9 @@ class CfdSolver : public GridSolver {
   void compute_cut_divergence();
   void compute_excess();
   void update_cut_stage(const kernels::SspStage& stage, double dt, bool first_stage);
+  // Viscous flow around bodies: the gradients beside the walls (cut_gradients.cpp).
+  void compute_wall_gradients();
+  WallGradients wall_gradients() const;
   // The momentum, heat and work per unit time the walls of body `body`
   // (all: -1) give the fluid, and the momentum's moment about `center`
   // (solvers/cfd/embedded.cpp).
@@ -106,6 +110,8 @@ class CfdSolver : public GridSolver {
   Kokkos::View<kernels::cfd::BodyWall*, MemSpace> walls_;  // per body
   AreaView wall_point_;     // per cut cell: the surface point nearest its centre
   AreaView wall_velocity_;  // moving walls: per cut and covered cell (embedded.cpp)
+  BandView wall_band_;      // viscous: where the faces take fitted gradients
+  AreaView wall_gradient_;  // viscous: the fitted gradients (cut_gradients.hpp)
   std::array<double, 3> wall_impulse_{0.0, 0.0, 0.0};
   double wall_heat_ = 0.0, wall_work_ = 0.0;
   ProbeCell pressure_probe_[2];             // [probes] pressure_from, pressure_to

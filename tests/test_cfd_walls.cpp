@@ -171,8 +171,9 @@ TEST_CASE("steady conduction between isothermal walls tilted by atan(1/2): the w
   // t = 4.5. Measured: wall heat -1.56 % at 24 and -0.47 % at 48 cells per unit (L = 6.4
   // and 12.9 h), |T - T_exact| at most 0.69 % and 0.21 % of dT, the cold wall's heat the hot
   // one's to 5e-5, speeds below 1.5e-5 (before the fitted gradients beside the walls: -7.1 %
-  // and -3.5 %). What remains is the floor h / 4 of the wall distance (wall_model.cpp):
-  // without it the heat is exact to 2e-6 at 24 cells per unit, but small cells are unstable.
+  // and -3.5 %). What remains is the floor h / 4 on the wall distance, kept for explicit
+  // stability (wall_model.cpp): with the floor at h / 100 the heat is exact to 2e-6 at 24
+  // cells per unit.
   const double hot = 0.8, cold = 0.6, mu = 0.014, prandtl = 0.72, gamma = 1.4;
   const double width = 0.3 * e[0], end = 4.5;
   const double conductivity = mu * gamma / ((gamma - 1) * prandtl);

@@ -5,16 +5,18 @@
 namespace cb::cfd {
 namespace {
 
-// A cut cell's wall distance d1 is kept at least this fraction of the
-// smallest spacing h, and the second sample of the wall's normal derivative
-// at least wall_gap_floor h further out. The redistribution takes away the
-// 1 / kappa of a small cell's update but not the wall term, which decays the
-// cell's velocity at the rate nu A near / V, near = 1/d1 + 1/(d2 - d1) <= 6/h
-// (4/h with one sample), A <= sqrt(D) h^2 in D dimensions; the time step of
-// full cells has nu dt <= 3 CFL h^2 / (8 D), so nu dt A near / V stays below
-// 1.7 CFL (RK3 is stable to 2.5 on the negative real axis). An isothermal
-// wall relaxes the temperature at the rate (gamma / Pr) nu A near / V, within
-// the same bound: the time step takes nu max(4/3, gamma / Pr) for nu.
+// A cut cell's own value enters its wall term only when its wall distance d1
+// is at least this fraction of the smallest spacing h (a smaller cell takes
+// its neighbours' values, wall_model.hpp), and a second sample only when it
+// lies at least wall_gap_floor h further out. The redistribution takes away
+// the 1 / kappa of a small cell's update but not the wall term, which decays
+// the cell's velocity at the rate nu A near / V, near = 1/d1 + 1/(d2 - d1)
+// <= 6/h (4/h with one sample), A <= sqrt(D) h^2 in D dimensions; the time
+// step of full cells has nu dt <= 3 CFL h^2 / (8 D), so nu dt A near / V stays
+// below 1.7 CFL (RK3 is stable to 2.5 on the negative real axis). An
+// isothermal wall relaxes the temperature at the rate (gamma / Pr) nu A near
+// / V, within the same bound: the time step takes nu max(4/3, gamma / Pr) for
+// nu. A small cell's weights on its neighbours obey the same bounds.
 constexpr double wall_distance_floor = 0.25;
 constexpr double wall_gap_floor = 0.5;
 

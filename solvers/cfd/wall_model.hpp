@@ -1,7 +1,7 @@
 // The wall term of a cut cell (docs/solvers/cfd.md §7.1): the pressure on the
 // body's surface in it and, on a no-slip wall, the viscous stress, an
-// isothermal wall's heat and a moving wall's work, from the cell's state and
-// that of its neighbour further from the wall (kernels/cfd/embedded.hpp).
+// isothermal wall's heat and a moving wall's work, from the states of the
+// cell and its neighbours further from the wall (kernels/cfd/embedded.hpp).
 #pragma once
 
 #include "kernels/cfd/embedded.hpp"
@@ -16,7 +16,7 @@ struct WallModel {
   real gamma;
   bool viscous;  // no-slip walls, else slip
   kernels::cfd::Viscosity viscosity;
-  real min_distance;  // floor of a cut cell's wall distance (explicit stability)
+  real min_distance;  // smaller cells take their neighbours' values (explicit stability)
   real min_gap;       // the second sample at least this much further from the wall
   NodeView phi, volume, distance, aperture_x, aperture_y, aperture_z;
   AreaView area;                                                    // A n_b and |A| per cell
@@ -31,35 +31,74 @@ WallModel make_wall_model(const Params& params, const CutCells& cut,
                           const Kokkos::View<int***, Kokkos::LayoutRight, MemSpace>& owner,
                           const AreaView& wall_velocity);
 
-// The samples of the profile along the wall's normal n in cut cell (k, j, i):
-// the cell's own value at d1, the mean distance of its fluid from the wall (at
-// least min_distance), and the value of its neighbour at `offset`, one step
-// along the axis nearest n, at that neighbour's distance d2 (a cut cell's mean
-// distance, else phi at its centre), where the neighbour is fluid, joined
-// through an open face and d2 - d1 >= min_gap. Else the one sample (offset 0).
-KOKKOS_INLINE_FUNCTION kernels::cfd::WallStencil wall_stencil(const WallModel& m, const real n[3],
-                                                              int k, int j, int i, int offset[3]) {
-  using namespace kernels::cfd;
-  const real d1 = math::max(real(m.distance(k, j, i)), m.min_distance);
-  int axis = 0;
-  for (int a = 1; a < 3; ++a)
-    if (math::fabs(n[a]) > math::fabs(n[axis])) axis = a;
-  const int step = n[axis] > real(0) ? 1 : -1, up = step > 0 ? 1 : 0;
+namespace detail {
+
+// The distance from the wall at which cell (k, j, i)'s value stands: a cut
+// cell's mean fluid distance, else phi at its centre.
+KOKKOS_INLINE_FUNCTION real value_distance(const WallModel& m, int k, int j, int i) {
+  const double d = m.distance(k, j, i);
+  if (d > 0.0) return real(d);
+  constexpr int R = cut_refinement;
+  return real(m.phi(R * k + R / 2, R * j + R / 2, R * i + R / 2));
+}
+
+// Whether cell (k, j, i) is joined to its neighbour one step (+1 or -1) along
+// `axis` through an open face and that neighbour holds fluid.
+KOKKOS_INLINE_FUNCTION bool joined_along(const WallModel& m, int axis, int step, int k, int j,
+                                         int i) {
+  const int up = step > 0 ? 1 : 0;
   const double open = axis == 0   ? m.aperture_x(k, j, i + up)
                       : axis == 1 ? m.aperture_y(k, j + up, i)
                                   : m.aperture_z(k + up, j, i);
-  for (int a = 0; a < 3; ++a) offset[a] = a == axis ? step : 0;
-  const int k2 = k + offset[2], j2 = j + offset[1], i2 = i + offset[0];
-  double d2 = m.distance(k2, j2, i2);
-  if (!(d2 > 0.0)) {
-    constexpr int R = cut_refinement;
-    d2 = m.phi(R * k2 + R / 2, R * j2 + R / 2, R * i2 + R / 2);
+  const int k2 = k + (axis == 2 ? step : 0), j2 = j + (axis == 1 ? step : 0),
+            i2 = i + (axis == 0 ? step : 0);
+  return open > 0.0 && m.volume(k2, j2, i2) > 0.0;
+}
+
+}  // namespace detail
+
+// The samples of the profile along the wall's normal n that give its normal
+// derivative in cut cell (k, j, i): the cells `inner` and `outer` steps along
+// the axis nearest n (0: the cell itself), each at the distance of its value
+// (detail::value_distance), joined through open faces to the fluid.
+struct WallSamples {
+  kernels::cfd::WallStencil weights;
+  int axis, step, inner, outer;
+
+  KOKKOS_INLINE_FUNCTION void offset(int steps, int o[3]) const {
+    for (int a = 0; a < 3; ++a) o[a] = a == axis ? steps * step : 0;
   }
-  if (!(open > 0.0) || !(m.volume(k2, j2, i2) > 0.0) || real(d2) - d1 < m.min_gap) {
-    for (int a = 0; a < 3; ++a) offset[a] = 0;
-    return one_point_wall_stencil(d1);
+};
+
+// A cell whose mean fluid distance d1 is at least min_distance takes its own
+// value and its neighbour's at d2 when d2 - d1 >= min_gap (exact for a
+// quadratic profile), else its own value alone (linear). A smaller cell would
+// make the weights unbounded; it takes its neighbour at d2 >= min_distance and
+// the next one at d3 >= d2 + min_gap (quadratic), or the neighbour alone
+// (linear), and only when the neighbour is too close its own value at
+// min_distance. The weights stay below 6 / h either way (wall_model.cpp).
+KOKKOS_INLINE_FUNCTION WallSamples wall_samples(const WallModel& m, const real n[3], int k, int j,
+                                                int i) {
+  using namespace kernels::cfd;
+  int axis = 0;
+  for (int a = 1; a < 3; ++a)
+    if (math::fabs(n[a]) > math::fabs(n[axis])) axis = a;
+  const int step = n[axis] > real(0) ? 1 : -1;
+  const int sk = axis == 2 ? step : 0, sj = axis == 1 ? step : 0, si = axis == 0 ? step : 0;
+  const real own = real(m.distance(k, j, i)), d1 = math::max(own, m.min_distance);
+  WallSamples s{one_point_wall_stencil(d1), axis, step, 0, 0};
+  if (!detail::joined_along(m, axis, step, k, j, i)) return s;
+  const real d2 = detail::value_distance(m, k + sk, j + sj, i + si);
+  if (own >= m.min_distance) {
+    if (d2 - d1 >= m.min_gap) s = {two_point_wall_stencil(d1, d2), axis, step, 0, 1};
+    return s;
   }
-  return two_point_wall_stencil(d1, real(d2));
+  if (d2 < m.min_distance) return s;
+  s = {one_point_wall_stencil(d2), axis, step, 1, 1};
+  if (!detail::joined_along(m, axis, step, k + sk, j + sj, i + si)) return s;
+  const real d3 = detail::value_distance(m, k + 2 * sk, j + 2 * sj, i + 2 * si);
+  if (d3 - d2 >= m.min_gap) s = {two_point_wall_stencil(d2, d3), axis, step, 1, 2};
+  return s;
 }
 
 // The momentum per unit time the wall in cut cell (k, j, i) gives its fluid,
@@ -78,21 +117,25 @@ KOKKOS_INLINE_FUNCTION void cell_wall_exchange(const WallModel& m, const Field& 
   const real pw = wall_pressure(w, n, m.gamma);
   real stress[3] = {0, 0, 0}, heat = 0, work = 0;
   if (m.viscous) {
+    const WallSamples samples = wall_samples(m, n, k, j, i);
+    const WallStencil s = samples.weights;
     int o[3];
-    const WallStencil s = wall_stencil(m, n, k, j, i, o);
+    samples.offset(samples.inner, o);
+    const Primitive near = load_primitive(prim, k + o[2], j + o[1], i + o[0]);
+    samples.offset(samples.outer, o);
     const Primitive far = load_primitive(prim, k + o[2], j + o[1], i + o[0]);
     const real t = temperature(w);
     const real mu = dynamic_viscosity(m.viscosity, t);
     real wall_u[3] = {0, 0, 0}, g[3];
     for (int c = 0; c < 3 && m.moving; ++c) wall_u[c] = real(m.wall_velocity(k, j, i, c));
     for (int c = 0; c < 3; ++c)
-      g[c] = s.near * (w.vel[c] - wall_u[c]) - s.far * (far.vel[c] - wall_u[c]);
+      g[c] = s.near * (near.vel[c] - wall_u[c]) - s.far * (far.vel[c] - wall_u[c]);
     wall_shear_stress(g, n, mu, stress);
     for (int c = 0; c < 3; ++c) work -= wall_u[c] * stress[c];
     const real wall_t = real(m.walls(m.owner(k, j, i)).temperature);
     if (wall_t > real(0))
       heat = heat_conductivity(m.viscosity, mu, m.gamma) *
-             (s.near * (wall_t - t) - s.far * (wall_t - temperature(far)));
+             (s.near * (wall_t - temperature(near)) - s.far * (wall_t - temperature(far)));
   }
   for (int d = 0; d < 3; ++d) out[d] = pw * real(area(k, j, i, d)) - stress[d] * real(a);
   out[3] = heat * real(a);

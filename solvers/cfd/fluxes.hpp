@@ -20,6 +20,7 @@ struct FluxParams {
   int active[3];
   bool bodies;           // [[geometry]]: slopes only through open faces
   NodeView aperture[3];  // the low faces' apertures of the padded cells (bodies only)
+  NodeView volume;       // the cells' fluid fractions (bodies only)
   bool wall_fits;        // viscous with bodies: fitted gradients beside the walls
   WallGradients walls;
 };
@@ -139,6 +140,17 @@ struct OpenSides {
   bool left, right;
 };
 
+// Whether a cell of the MUSCL stencil of the low face of (k, j, i) along Axis
+// (cells c-2 .. c+1) is cut: its value stands at its fluid's centroid, not at
+// the centre the reconstruction assumes.
+template <int Axis>
+KOKKOS_FORCEINLINE_FUNCTION bool cut_in_stencil(const FluxParams& p, int k, int j, int i) {
+  constexpr int di = Axis == 0, dj = Axis == 1, dk = Axis == 2;
+  bool cut = false;
+  for (int m = -2; m <= 1; ++m) cut = cut || p.volume(k + m * dk, j + m * dj, i + m * di) < 1.0;
+  return cut;
+}
+
 template <int Axis>
 KOKKOS_FORCEINLINE_FUNCTION OpenSides open_sides(const FluxParams& p, int k, int j, int i) {
   constexpr int di = Axis == 0, dj = Axis == 1, dk = Axis == 2;
@@ -187,9 +199,12 @@ KOKKOS_FORCEINLINE_FUNCTION kernels::cfd::Conserved face_flux(const Field& prim,
     fallback = !is_physical(wl) || !is_physical(wr);
     if (fallback) wl = wm, wr = wc;
   }
-  // A first-order side's velocity jump at low Mach makes a pressure error
-  // of order rho c du / 2 at the wall (docs/solvers/cfd.md §7.1).
-  if (p.low_mach || closed_side) low_mach_correction(wl, wr, p.gamma);
+  // The velocity jump of a first-order side, or of a stencil with a cut cell
+  // (valued at its centroid), is O(h du/dx) even in a linear field; at low
+  // Mach the upwind flux makes it a pressure rho c du / 2 and a shear stress
+  // of the same order at the wall (docs/solvers/cfd.md §7.1).
+  const bool near_body = closed_side || (p.bodies && detail::cut_in_stencil<Axis>(p, k, j, i));
+  if (p.low_mach || near_body) low_mach_correction(wl, wr, p.gamma);
   Conserved f = riemann_flux<S>(wl, wr, p.gamma, Axis);
   if (p.viscous) detail::add_viscous_flux<Axis>(f, prim, k, j, i, p);
   return f;

@@ -319,6 +319,7 @@ void CfdSolver::compute_fluxes() {
   const CellPolicy cells({g[2], g[1], g[0]}, {end[2], end[1], end[0]});
   p.bodies = has_bodies();
   for (int a = 0; a < 3; ++a) p.aperture[a] = cut_.aperture[a];
+  p.volume = cut_.volume;
   p.wall_fits = p.bodies && p.viscous;
   if (p.wall_fits) p.walls = wall_gradients();
   const Fluxes f{primitive_, flux_[0], flux_[1], flux_[2], fallback_faces_};

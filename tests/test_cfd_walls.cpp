@@ -359,11 +359,12 @@ TEST_CASE("circular Couette flow around a spinning cylinder: the torque", "[cfd]
   // (Schlichting & Gersten 2017, §5.2) has u_theta = A r + B / r with B = Omega R1^2 R2^2 /
   // (R2^2 - R1^2), and the fluid's torque on the inner cylinder is -4 pi mu B per unit length;
   // the cylinder's wall does the work Omega times it. The slowest mode decays as
-  // exp(-pi^2 nu t / (R2 - R1)^2): below 1e-3 by t = 4.5. Measured: torque -5.9 % at 32 and
-  // -3.3 % at 64 cells per unit (8 and 16 cells across the gap; -5.2 % and -3.2 % before the
-  // faces with a cut cell in their stencil took the low-Mach correction, -5.0 % and -2.7 %
-  // while cut cells closer to the wall than h / 4 took their own value at h / 4, -9.0 % and
-  // -5.7 % before the fitted gradients beside the walls).
+  // exp(-pi^2 nu t / (R2 - R1)^2): below 1e-3 by t = 4.5. Measured: torque -1.49 % at 32 and
+  // -0.16 % at 64 cells per unit (8 and 16 cells across the gap). Until the wall's samples
+  // were taken relative to the body's rigid motion at each sample (wall_model.hpp; a velocity
+  // relative to the single surface velocity of the cut cell left out the stress -mu u / R of
+  // the turning wall): -5.9 % and -3.3 %; -9.0 % and -5.7 % before the fitted gradients beside
+  // the walls.
   const double r1 = 0.2, r2 = 0.45, omega = 1.0, mu = 0.014, wall_t = 1 / 1.4, end = 4.5;
   const std::string isothermal = "wall_temperature = " + exact(wall_t) + "\n";
   const std::string spinning = "wall_angular_velocity = [0.0, 0.0, " + exact(omega) + "]\n";
@@ -383,12 +384,12 @@ TEST_CASE("circular Couette flow around a spinning cylinder: the torque", "[cfd]
            << error[level] << "; its power " << last.at("wall_power_1") << ", on the outer wall "
            << last.at("moment_z_2") << "; heat " << last.at("wall_heat_1") << ", "
            << last.at("wall_heat_2"));
-    CHECK(std::abs(error[level]) < (level == 0 ? 0.07 : 0.037));
+    CHECK(std::abs(error[level]) < (level == 0 ? 0.02 : 0.004));
     // The spinning wall's work is Omega times the torque (measured to 2e-4; the wall's
     // velocity is taken along the cut cells' faceted surface).
     CHECK(std::abs(last.at("wall_power_1") + omega * last.at("moment_z_1")) <
           1e-3 * std::abs(last.at("wall_power_1")));
-    // The outer wall holds the gas back with the opposite torque (measured 0.69 % and 0.10 %
+    // The outer wall holds the gas back with the opposite torque (measured 0.84 % and 0.07 %
     // apart: on a Cartesian grid angular momentum is not conserved exactly).
     CHECK(std::abs(last.at("moment_z_2") + last.at("moment_z_1")) <
           (level == 0 ? 0.015 : 0.004) * std::abs(exact_torque));
@@ -397,9 +398,8 @@ TEST_CASE("circular Couette flow around a spinning cylinder: the torque", "[cfd]
     CHECK(std::abs(gained - run.solver->wall_work() - run.solver->wall_heat()) <=
           round_off(1e-16) * steps * first.at("energy"));
   }
-  // First order at curved walls: the error falls 1.6 times or more per halving (measured
-  // 1.79).
-  CHECK(std::abs(error[1]) < std::abs(error[0]) / 1.6);
+  // The error falls 3 times or more per halving (measured 9.4).
+  CHECK(std::abs(error[1]) < std::abs(error[0]) / 3);
 }
 
 TEST_CASE("viscous gas inside a concave wall at 128 cells per unit stays stable",

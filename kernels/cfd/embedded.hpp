@@ -65,10 +65,10 @@ KOKKOS_INLINE_FUNCTION WallStencil two_point_wall_stencil(real d1, real d2) {
 }
 
 // The viscous stress tau . n on a no-slip wall (unit normal n into the fluid)
-// from the velocity's normal derivative g there. On the wall the velocity is
-// the wall's, so its tangential derivatives vanish (the wall at rest, or
-// sliding along itself with a velocity that varies slowly) and
-// grad u = g n^T; with the Stokes hypothesis (kernels/cfd/viscous.hpp)
+// from the normal derivative g there of the velocity relative to the body's
+// rigid motion (which has no stress). That relative velocity vanishes on the
+// wall, so its tangential derivatives do too and grad u = g n^T; with the
+// Stokes hypothesis (kernels/cfd/viscous.hpp)
 // tau . n = mu (g + (g . n) n / 3). The wall gives the fluid -tau . n per unit area.
 KOKKOS_INLINE_FUNCTION void wall_shear_stress(const real g[3], const real n[3], real mu,
                                               real out[3]) {

@@ -242,7 +242,8 @@ void CfdSolver::compute_cut_divergence() {
   const NodeView volume = cut_.volume, apx = cut_.aperture[0], apy = cut_.aperture[1],
                  apz = cut_.aperture[2];
   const AreaView area = cut_.boundary;
-  const WallModel wall = make_wall_model(params_, cut_, walls_, body_of_, wall_velocity_);
+  const WallModel wall =
+      make_wall_model(params_, cut_, local_grid(), walls_, body_of_, wall_velocity_);
   const int ax = active(0), ay = active(1), az = active(2);
   const GridGeometry& geo = params_.geometry;
   const real ihx = real(1.0 / geo.spacing(0)), ihy = real(1.0 / geo.spacing(1)),
@@ -353,7 +354,8 @@ WallExchange CfdSolver::wall_exchange(const Field& primitive, int body, const Re
   const Field w = primitive;
   const auto owner = body_of_;
   const AreaView area = cut_.boundary, point = wall_point_;
-  const WallModel wall = make_wall_model(params_, cut_, walls_, body_of_, wall_velocity_);
+  const WallModel wall =
+      make_wall_model(params_, cut_, local_grid(), walls_, body_of_, wall_velocity_);
   const double c[3] = {center[0], center[1], center[2]};
   // Along an axis of one cell (2-D) the body is a prism and the force acts at
   // any point of that axis: no lever arm along it.

@@ -22,7 +22,7 @@ constexpr double wall_gap_floor = 0.5;
 
 }  // namespace
 
-WallModel make_wall_model(const Params& params, const CutCells& cut,
+WallModel make_wall_model(const Params& params, const CutCells& cut, const LocalGrid& grid,
                           const Kokkos::View<kernels::cfd::BodyWall*, MemSpace>& walls,
                           const Kokkos::View<int***, Kokkos::LayoutRight, MemSpace>& owner,
                           const AreaView& wall_velocity) {
@@ -38,6 +38,8 @@ WallModel make_wall_model(const Params& params, const CutCells& cut,
   m.owner = owner;
   m.moving = params.bodies.moving();
   m.wall_velocity = wall_velocity;
+  m.grid = grid;
+  m.centroid = cut.centroid;
   m.gamma = real(params.gamma);
   m.viscous = params.viscous();
   m.viscosity = params.viscosity;

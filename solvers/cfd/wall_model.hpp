@@ -24,9 +24,11 @@ struct WallModel {
   Kokkos::View<const int***, Kokkos::LayoutRight, MemSpace> owner;  // the body of each cell
   bool moving;                                                      // any wall
   AreaView wall_velocity;  // per cut cell along its wall; covered: the rigid motion
+  LocalGrid grid;
+  AreaView centroid;  // a cut cell's fluid centroid less its centre
 };
 
-WallModel make_wall_model(const Params& params, const CutCells& cut,
+WallModel make_wall_model(const Params& params, const CutCells& cut, const LocalGrid& grid,
                           const Kokkos::View<kernels::cfd::BodyWall*, MemSpace>& walls,
                           const Kokkos::View<int***, Kokkos::LayoutRight, MemSpace>& owner,
                           const AreaView& wall_velocity);
@@ -101,11 +103,24 @@ KOKKOS_INLINE_FUNCTION WallSamples wall_samples(const WallModel& m, const real n
   return s;
 }
 
+// The rigid velocity of body `wall` where cell (k, j, i)'s value stands: its
+// fluid's centroid.
+KOKKOS_INLINE_FUNCTION void rigid_velocity_at_value(const WallModel& m,
+                                                    const kernels::cfd::BodyWall& wall, int k,
+                                                    int j, int i, real out[3]) {
+  double x[3], u[3];
+  m.grid.center(k, j, i, x);
+  for (int d = 0; d < 3; ++d) x[d] += m.centroid(k, j, i, d);
+  kernels::cfd::rigid_wall_velocity(wall, x, u);
+  for (int d = 0; d < 3; ++d) out[d] = real(u[d]);
+}
+
 // The momentum per unit time the wall in cut cell (k, j, i) gives its fluid,
 // p_w A n_b, less tau_w . n_b A on a no-slip wall (from the velocity relative
-// to the wall's), the heat q_w A of an isothermal wall (out[3]) and the work
-// of a moving one, -u_w . tau_w . n_b A (out[4]; u_w along the wall, so p_w
-// does none).
+// to the body's rigid motion at each sample, which vanishes on the wall with
+// its tangential derivatives, while the rigid motion itself has no stress), the heat q_w A of an
+// isothermal wall (out[3]) and the work of a moving one, -u_w . tau_w . n_b A (out[4]; u_w along
+// the wall, so p_w does none).
 KOKKOS_INLINE_FUNCTION void cell_wall_exchange(const WallModel& m, const Field& prim, int k, int j,
                                                int i, real out[5]) {
   using namespace kernels::cfd;
@@ -126,10 +141,17 @@ KOKKOS_INLINE_FUNCTION void cell_wall_exchange(const WallModel& m, const Field& 
     const Primitive far = load_primitive(prim, k + o[2], j + o[1], i + o[0]);
     const real t = temperature(w);
     const real mu = dynamic_viscosity(m.viscosity, t);
-    real wall_u[3] = {0, 0, 0}, g[3];
-    for (int c = 0; c < 3 && m.moving; ++c) wall_u[c] = real(m.wall_velocity(k, j, i, c));
+    real wall_u[3] = {0, 0, 0}, rigid_near[3] = {0, 0, 0}, rigid_far[3] = {0, 0, 0}, g[3];
+    if (m.moving) {
+      const kernels::cfd::BodyWall& body = m.walls(m.owner(k, j, i));
+      for (int c = 0; c < 3; ++c) wall_u[c] = real(m.wall_velocity(k, j, i, c));
+      samples.offset(samples.inner, o);
+      rigid_velocity_at_value(m, body, k + o[2], j + o[1], i + o[0], rigid_near);
+      samples.offset(samples.outer, o);
+      rigid_velocity_at_value(m, body, k + o[2], j + o[1], i + o[0], rigid_far);
+    }
     for (int c = 0; c < 3; ++c)
-      g[c] = s.near * (near.vel[c] - wall_u[c]) - s.far * (far.vel[c] - wall_u[c]);
+      g[c] = s.near * (near.vel[c] - rigid_near[c]) - s.far * (far.vel[c] - rigid_far[c]);
     wall_shear_stress(g, n, mu, stress);
     for (int c = 0; c < 3; ++c) work -= wall_u[c] * stress[c];
     const real wall_t = real(m.walls(m.owner(k, j, i)).temperature);

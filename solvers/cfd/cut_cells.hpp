@@ -59,6 +59,10 @@ struct CutCells {
   AreaView boundary;       // (k, j, i, 0..3): A n_x, A n_y, A n_z, |A|
   NodeView wall_distance;  // 0 where the cell holds no surface
   AreaView centroid;       // (k, j, i, 0..2): fluid centroid - cell centre; 0 without surface
+  // (k, j, i, 0..1): per cut cell, the distances from its own body of the
+  // values of the cells one and two steps out along the axis nearest its
+  // normal (solvers/cfd/wall_model.hpp); set with the cells' bodies.
+  AreaView sample_distance;
 };
 
 // The face apertures of the padded block, per axis (face n of an axis lies

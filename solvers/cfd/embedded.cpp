@@ -143,6 +143,48 @@ AreaView surface_points(const BodyProgram& bodies, const LocalGrid& grid, const 
   return point;
 }
 
+// Per cut cell, the distances from its own body (phi of that body alone, so
+// that a wall of another body across a narrow gap does not shorten them, as
+// it does the combined phi) of the values of the cell and of the cells one and
+// two steps out along the axis nearest its normal (wall_model.hpp): each value
+// stands at its fluid's centroid (for a linear field), a full cell's at its
+// centre.
+void own_body_distances(const BodyProgram& bodies, const LocalGrid& grid, CutCells& cut,
+                        const Kokkos::View<int***, Kokkos::LayoutRight, MemSpace>& owner) {
+  const AreaView area = cut.boundary, centroid = cut.centroid;
+  const NodeView distance = cut.wall_distance;
+  const int nz = int(area.extent(0)), ny = int(area.extent(1)), nx = int(area.extent(2));
+  cut.sample_distance = AreaView("cfd::sample_distance", nz, ny, nx, 2);
+  const AreaView samples = cut.sample_distance;
+  const auto nodes = to_device_view("cfd::distance_nodes", bodies.nodes);
+  const auto triangles = to_device_view("cfd::distance_triangles", bodies.triangles);
+  const auto begin = to_device_view("cfd::distance_begin", bodies.begin);
+  const auto end = to_device_view("cfd::distance_end", bodies.end);
+  Kokkos::parallel_for(
+      "cfd::own_body_distances", CellPolicy({0, 0, 0}, {nz, ny, nx}),
+      KOKKOS_LAMBDA(int k, int j, int i) {
+        const double a = area(k, j, i, 3);
+        if (!(a > 0.0)) return;
+        const int b = owner(k, j, i);
+        const real n[3] = {real(area(k, j, i, 0) / a), real(area(k, j, i, 1) / a),
+                           real(area(k, j, i, 2) / a)};
+        int axis, step;
+        detail::nearest_axis(n, axis, step);
+        for (int s = 0; s <= 2; ++s) {
+          const int kk = k + (axis == 2 ? s * step : 0), jj = j + (axis == 1 ? s * step : 0),
+                    ii = i + (axis == 0 ? s * step : 0);
+          if (kk < 0 || kk >= nz || jj < 0 || jj >= ny || ii < 0 || ii >= nx) break;
+          double x[3];
+          grid.center(kk, jj, ii, x);
+          for (int d = 0; d < 3; ++d) x[d] += centroid(kk, jj, ii, d);
+          const double phi = kernels::cfd::body_phi(nodes.data() + begin(b), end(b) - begin(b),
+                                                    triangles.data(), x);
+          if (s == 0 && phi > 0.0) distance(k, j, i) = phi;
+          if (s > 0) samples(k, j, i, s - 1) = phi;
+        }
+      });
+}
+
 // Per cell, the velocity of the wall of its body (moving bodies only): in a
 // cut cell the rigid motion at its surface point less its part along n_b
 // (the body stays where it is); in a covered cell the rigid motion at its
@@ -185,6 +227,7 @@ void CfdSolver::setup_bodies() {
   body_of_ = nearest_body(params_.bodies, local_grid(), padded);
   walls_ = to_device_view("cfd::walls", params_.bodies.walls);
   wall_point_ = surface_points(params_.bodies, local_grid(), cut_, body_of_);
+  own_body_distances(params_.bodies, local_grid(), cut_, body_of_);
   if (params_.bodies.moving() && params_.viscous())
     wall_velocity_ = surface_velocity(walls_, local_grid(), cut_, body_of_, wall_point_);
   if (params_.viscous()) {

@@ -30,6 +30,7 @@ WallModel make_wall_model(const Params& params, const CutCells& cut, const Local
   m.phi = cut.phi;
   m.volume = cut.volume;
   m.distance = cut.wall_distance;
+  m.sample_distance = cut.sample_distance;
   m.aperture_x = cut.aperture[0];
   m.aperture_y = cut.aperture[1];
   m.aperture_z = cut.aperture[2];

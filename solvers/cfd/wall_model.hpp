@@ -19,6 +19,7 @@ struct WallModel {
   real min_distance;  // smaller cells take their neighbours' values (explicit stability)
   real min_gap;       // the second sample at least this much further from the wall
   NodeView phi, volume, distance, aperture_x, aperture_y, aperture_z;
+  AreaView sample_distance;                                         // CutCells::sample_distance
   AreaView area;                                                    // A n_b and |A| per cell
   Kokkos::View<const kernels::cfd::BodyWall*, MemSpace> walls;      // per body
   Kokkos::View<const int***, Kokkos::LayoutRight, MemSpace> owner;  // the body of each cell
@@ -35,13 +36,13 @@ WallModel make_wall_model(const Params& params, const CutCells& cut, const Local
 
 namespace detail {
 
-// The distance from the wall at which cell (k, j, i)'s value stands: a cut
-// cell's mean fluid distance, else phi at its centre.
-KOKKOS_INLINE_FUNCTION real value_distance(const WallModel& m, int k, int j, int i) {
-  const double d = m.distance(k, j, i);
-  if (d > 0.0) return real(d);
-  constexpr int R = cut_refinement;
-  return real(m.phi(R * k + R / 2, R * j + R / 2, R * i + R / 2));
+// The axis nearest the unit normal n and the step (+1 or -1) along it into
+// the fluid: where a cut cell's wall samples lie.
+KOKKOS_INLINE_FUNCTION void nearest_axis(const real n[3], int& axis, int& step) {
+  axis = 0;
+  for (int a = 1; a < 3; ++a)
+    if (math::fabs(n[a]) > math::fabs(n[axis])) axis = a;
+  step = n[axis] > real(0) ? 1 : -1;
 }
 
 // Whether cell (k, j, i) is joined to its neighbour one step (+1 or -1) along
@@ -62,7 +63,7 @@ KOKKOS_INLINE_FUNCTION bool joined_along(const WallModel& m, int axis, int step,
 // The samples of the profile along the wall's normal n that give its normal
 // derivative in cut cell (k, j, i): the cells `inner` and `outer` steps along
 // the axis nearest n (0: the cell itself), each at the distance of its value
-// (detail::value_distance), joined through open faces to the fluid.
+// from the cell's own body (CutCells), joined through open faces to the fluid.
 struct WallSamples {
   kernels::cfd::WallStencil weights;
   int axis, step, inner, outer;
@@ -82,15 +83,13 @@ struct WallSamples {
 KOKKOS_INLINE_FUNCTION WallSamples wall_samples(const WallModel& m, const real n[3], int k, int j,
                                                 int i) {
   using namespace kernels::cfd;
-  int axis = 0;
-  for (int a = 1; a < 3; ++a)
-    if (math::fabs(n[a]) > math::fabs(n[axis])) axis = a;
-  const int step = n[axis] > real(0) ? 1 : -1;
+  int axis, step;
+  detail::nearest_axis(n, axis, step);
   const int sk = axis == 2 ? step : 0, sj = axis == 1 ? step : 0, si = axis == 0 ? step : 0;
   const real own = real(m.distance(k, j, i)), d1 = math::max(own, m.min_distance);
   WallSamples s{one_point_wall_stencil(d1), axis, step, 0, 0};
   if (!detail::joined_along(m, axis, step, k, j, i)) return s;
-  const real d2 = detail::value_distance(m, k + sk, j + sj, i + si);
+  const real d2 = real(m.sample_distance(k, j, i, 0));
   if (own >= m.min_distance) {
     if (d2 - d1 >= m.min_gap) s = {two_point_wall_stencil(d1, d2), axis, step, 0, 1};
     return s;
@@ -98,7 +97,7 @@ KOKKOS_INLINE_FUNCTION WallSamples wall_samples(const WallModel& m, const real n
   if (d2 < m.min_distance) return s;
   s = {one_point_wall_stencil(d2), axis, step, 1, 1};
   if (!detail::joined_along(m, axis, step, k + sk, j + sj, i + si)) return s;
-  const real d3 = detail::value_distance(m, k + 2 * sk, j + 2 * sj, i + 2 * si);
+  const real d3 = real(m.sample_distance(k, j, i, 1));
   if (d3 - d2 >= m.min_gap) s = {two_point_wall_stencil(d2, d3), axis, step, 1, 2};
   return s;
 }

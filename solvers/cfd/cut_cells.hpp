@@ -57,11 +57,13 @@ struct CutCells {
   NodeView volume;
   NodeView aperture[3];
   AreaView boundary;       // (k, j, i, 0..3): A n_x, A n_y, A n_z, |A|
-  NodeView wall_distance;  // 0 where the cell holds no surface
+  NodeView wall_distance;  // mean phi over the fluid; 0 where the cell holds no surface
   AreaView centroid;       // (k, j, i, 0..2): fluid centroid - cell centre; 0 without surface
   // (k, j, i, 0..1): per cut cell, the distances from its own body of the
   // values of the cells one and two steps out along the axis nearest its
-  // normal (solvers/cfd/wall_model.hpp); set with the cells' bodies.
+  // normal (solvers/cfd/wall_model.hpp). Set once the cells' bodies are known
+  // (solvers/cfd/embedded.cpp), which also replaces wall_distance by the own
+  // body's phi at the fluid's centroid.
   AreaView sample_distance;
 };
 

@@ -27,7 +27,6 @@ WallModel make_wall_model(const Params& params, const CutCells& cut, const Local
                           const Kokkos::View<int***, Kokkos::LayoutRight, MemSpace>& owner,
                           const AreaView& wall_velocity) {
   WallModel m{};
-  m.phi = cut.phi;
   m.volume = cut.volume;
   m.distance = cut.wall_distance;
   m.sample_distance = cut.sample_distance;

@@ -18,7 +18,7 @@ struct WallModel {
   kernels::cfd::Viscosity viscosity;
   real min_distance;  // smaller cells take their neighbours' values (explicit stability)
   real min_gap;       // the second sample at least this much further from the wall
-  NodeView phi, volume, distance, aperture_x, aperture_y, aperture_z;
+  NodeView volume, distance, aperture_x, aperture_y, aperture_z;
   AreaView sample_distance;                                         // CutCells::sample_distance
   AreaView area;                                                    // A n_b and |A| per cell
   Kokkos::View<const kernels::cfd::BodyWall*, MemSpace> walls;      // per body
@@ -73,8 +73,8 @@ struct WallSamples {
   }
 };
 
-// A cell whose mean fluid distance d1 is at least min_distance takes its own
-// value and its neighbour's at d2 when d2 - d1 >= min_gap (exact for a
+// A cell whose fluid's centroid lies d1 >= min_distance from its body takes its
+// own value and its neighbour's at d2 when d2 - d1 >= min_gap (exact for a
 // quadratic profile), else its own value alone (linear). A smaller cell would
 // make the weights unbounded; it takes its neighbour at d2 >= min_distance and
 // the next one at d3 >= d2 + min_gap (quadratic), or the neighbour alone
@@ -117,9 +117,9 @@ KOKKOS_INLINE_FUNCTION void rigid_velocity_at_value(const WallModel& m,
 // The momentum per unit time the wall in cut cell (k, j, i) gives its fluid,
 // p_w A n_b, less tau_w . n_b A on a no-slip wall (from the velocity relative
 // to the body's rigid motion at each sample, which vanishes on the wall with
-// its tangential derivatives, while the rigid motion itself has no stress), the heat q_w A of an
-// isothermal wall (out[3]) and the work of a moving one, -u_w . tau_w . n_b A (out[4]; u_w along
-// the wall, so p_w does none).
+// its tangential derivatives, while the rigid motion has no stress), the heat
+// q_w A of an isothermal wall (out[3]) and the work of a moving one,
+// -u_w . tau_w . n_b A (out[4]; u_w along the wall, so p_w does none).
 KOKKOS_INLINE_FUNCTION void cell_wall_exchange(const WallModel& m, const Field& prim, int k, int j,
                                                int i, real out[5]) {
   using namespace kernels::cfd;

@@ -3,13 +3,15 @@
 // functions; fluid volume and wetted area of analytic shapes, set operations,
 // transforms and STL surfaces against their exact values, with second-order
 // convergence for curved bodies; the same bits for a cell on any block of the
-// grid; STL input errors.
+// grid; a pressure probe on a body's surface exact for a linear field; STL
+// input errors.
 #include "cli_runner.hpp"
 #include "io/stl_file.hpp"
 #include "kernels/cfd/cut_cell.hpp"
 #include "kernels/cfd/least_squares.hpp"
 #include "precision.hpp"
 #include "solvers/cfd/cut_cells.hpp"
+#include "solvers/cfd/probes.hpp"
 
 #include <catch2/catch_test_macros.hpp>
 #include <catch2/matchers/catch_matchers_string.hpp>
@@ -247,6 +249,46 @@ TEST_CASE("a 2-D body: an infinite cylinder on one layer of cells", "[cfd][geome
   CHECK(relative(t.volume, (1.0 - pi * r * r) * depth) < 1e-4);
   CHECK(relative(t.area, 2 * pi * r * depth) < 1e-3);
   CHECK(t.smallest > 0.0);
+}
+
+TEST_CASE("a probe on a body's surface is exact for a linear field", "[cfd][geometry]") {
+  // p = 1 + 0.3 x - 0.7 y at the fluid centroids of 20 x 20 cells (one ghost layer) around
+  // a cylinder of radius 0.2: at points on its surface (Schaefer-Turek's front and rear
+  // points, and one at 45 degrees) the probe gives p there to round-off, the probe cell's
+  // own value (the probe before 2026-12-05) is O(h) off.
+  cb::cfd::BodyProgram bodies;
+  bodies.add("cylinder", {shape(ShapeKind::cylinder, {0.2, 0.0}, {0.5, 0.5, 0.0})}, {});
+  const int n = 20;
+  const cb::Int3 cells{n, n, 1}, padded{n + 2, n + 2, 1}, ghost{1, 1, 0}, active{1, 1, 0};
+  cb::LocalGrid grid{};
+  for (int a = 0; a < 3; ++a) {
+    grid.lo[a] = 0.0;
+    grid.h[a] = a == 2 ? 1.0 : 1.0 / n;
+    grid.shift[a] = -ghost[a];
+    grid.cells[a] = cells[a];
+  }
+  const cb::cfd::CutCells cut = cb::cfd::make_cut_cells(bodies, grid, padded);
+  const auto pressure = [](double x, double y) { return 1.0 + 0.3 * x - 0.7 * y; };
+  cb::Field prim("test::primitives", 5, 1, n + 2, n + 2);
+  const auto host = Kokkos::create_mirror_view(prim);
+  const auto centroid = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), cut.centroid);
+  for (int j = 0; j < n + 2; ++j)
+    for (int i = 0; i < n + 2; ++i)
+      host(4, 0, j, i) = real(pressure(grid.center(0, i) + centroid(0, j, i, 0),
+                                       grid.center(1, j) + centroid(0, j, i, 1)));
+  Kokkos::deep_copy(prim, host);
+  const double diagonal = 0.5 + 0.2 * std::sqrt(0.5);
+  for (const cb::Real3& point :
+       {cb::Real3{0.3, 0.5, 0.5}, cb::Real3{0.7, 0.5, 0.5}, cb::Real3{diagonal, diagonal, 0.5}}) {
+    const auto probe = cb::cfd::locate_probe(point, grid, cells, ghost, cut.volume, MPI_COMM_SELF);
+    REQUIRE(probe.owned);
+    const double exact = pressure(point[0], point[1]);
+    const double at_point =
+        cb::cfd::probe_at_point(prim, 4, probe, point, cut, grid, active, MPI_COMM_SELF);
+    INFO("point (" << point[0] << ", " << point[1] << ")");
+    CHECK(std::abs(at_point - exact) < round_off(1e-13));
+    CHECK(std::abs(cb::cfd::probe_value(prim, 4, probe, MPI_COMM_SELF) - exact) > 1e-3);
+  }
 }
 
 TEST_CASE("cut cells are a function of the global position only", "[cfd][geometry]") {

@@ -63,22 +63,10 @@ KOKKOS_INLINE_FUNCTION void fit_cell(const FitInputs& in, const AreaView& out, i
   real f0[4], r[4][3] = {{0, 0, 0}, {0, 0, 0}, {0, 0, 0}, {0, 0, 0}};
   fitted_values(in.prim, k, j, i, f0);
   Symmetric3 m{0, 0, 0, 0, 0, 0};
-  const int rx = in.active[0], ry = in.active[1], rz = in.active[2];
-  for (int c = -rz; c <= rz; ++c)
-    for (int b = -ry; b <= ry; ++b)
-      for (int a = -rx; a <= rx; ++a) {
-        if ((a == 0 && b == 0 && c == 0) || !(in.volume(k + c, j + b, i + a) > 0.0)) continue;
-        if (!connected(in.ap, k, j, i, a, b, c)) continue;
-        const int step[3] = {a, b, c};
-        real dx[3], f[4];
-        for (int d = 0; d < 3; ++d)
-          dx[d] = real(step[d] * in.grid.h[d] + in.centroid(k + c, j + b, i + a, d) -
-                       in.centroid(k, j, i, d));
-        add_sample(m, dx);
-        fitted_values(in.prim, k + c, j + b, i + a, f);
-        for (int q = 0; q < 4; ++q)
-          for (int d = 0; d < 3; ++d) r[q][d] += dx[d] * (f[q] - f0[q]);
-      }
+  const Field prim = in.prim;
+  add_joined_neighbours<4>(
+      in.volume, in.ap, in.centroid, in.grid, in.active, k, j, i,
+      [=](int kk, int jj, int ii, real f[4]) { fitted_values(prim, kk, jj, ii, f); }, f0, m, r);
   Symmetric3 mt = m;  // the temperature's (the wall counts only where isothermal)
   if (in.area(k, j, i, 3) > 0.0) {
     double x[3];

@@ -10,7 +10,9 @@
 // whatever the cut.
 #pragma once
 
+#include "core/local_grid.hpp"
 #include "core/types.hpp"
+#include "kernels/cfd/least_squares.hpp"
 #include "solvers/cfd/cut_cells.hpp"
 
 namespace cb::cfd {
@@ -37,5 +39,32 @@ struct WallGradients {
   AreaView centroid;  // the fluid centroids (CutCells::centroid)
   real h[3];          // spacing, 0 on unused axes
 };
+
+// Adds to the least-squares system (m, r) of cell (k, j, i) the fluid cells of
+// its 3^d block joined to it through open faces (cut_cells.hpp, connected), at
+// their fluid centroids: values(kk, jj, ii, f) gives their Q values, f0 the
+// cell's own.
+template <int Q, class Values>
+KOKKOS_INLINE_FUNCTION void add_joined_neighbours(const NodeView& volume, const Apertures& ap,
+                                                  const AreaView& centroid, const LocalGrid& grid,
+                                                  const int active[3], int k, int j, int i,
+                                                  const Values& values, const real f0[Q],
+                                                  kernels::cfd::Symmetric3& m, real r[Q][3]) {
+  for (int c = -active[2]; c <= active[2]; ++c)
+    for (int b = -active[1]; b <= active[1]; ++b)
+      for (int a = -active[0]; a <= active[0]; ++a) {
+        if ((a == 0 && b == 0 && c == 0) || !(volume(k + c, j + b, i + a) > 0.0)) continue;
+        if (!connected(ap, k, j, i, a, b, c)) continue;
+        const int step[3] = {a, b, c};
+        real dx[3], f[Q];
+        for (int d = 0; d < 3; ++d)
+          dx[d] =
+              real(step[d] * grid.h[d] + centroid(k + c, j + b, i + a, d) - centroid(k, j, i, d));
+        kernels::cfd::add_sample(m, dx);
+        values(k + c, j + b, i + a, f);
+        for (int q = 0; q < Q; ++q)
+          for (int d = 0; d < 3; ++d) r[q][d] += dx[d] * (f[q] - f0[q]);
+      }
+}
 
 }  // namespace cb::cfd

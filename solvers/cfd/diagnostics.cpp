@@ -119,8 +119,13 @@ std::vector<Diagnostic> CfdSolver::diagnostics(double time) {
   double pressure_difference = 0.0;
   if (params_.probes.enabled || bodies) compute_primitives(state_);
   if (params_.probes.enabled) {
-    pressure_difference = probe_value(primitive_, 4, pressure_probe_[0], comm) -
-                          probe_value(primitive_, 4, pressure_probe_[1], comm);
+    const Real3* points[2] = {&params_.probes.from, &params_.probes.to};
+    double p[2];
+    for (int n = 0; n < 2; ++n)
+      p[n] = bodies ? probe_at_point(primitive_, 4, pressure_probe_[n], *points[n], cut_,
+                                     local_grid(), {active(0), active(1), active(2)}, comm)
+                    : probe_value(primitive_, 4, pressure_probe_[n], comm);
+    pressure_difference = p[0] - p[1];
     out.push_back({"dp", pressure_difference});
   }
   if (bodies) append_forces(out, time, pressure_difference);

@@ -1,5 +1,7 @@
 #include "solvers/cfd/probes.hpp"
 
+#include "solvers/cfd/cut_gradients.hpp"
+
 #include <climits>
 
 namespace cb::cfd {
@@ -72,6 +74,44 @@ double probe_value(const Field& field, int c, const ProbeCell& probe, MPI_Comm c
     real value = 0;
     Kokkos::deep_copy(value, Kokkos::subview(field, c, probe.k, probe.j, probe.i));
     local = static_cast<double>(value);
+  }
+  double value = 0.0;  // the owner's value plus zeros: exact
+  MPI_Allreduce(&local, &value, 1, MPI_DOUBLE, MPI_SUM, comm);
+  return value;
+}
+
+double probe_at_point(const Field& field, int c, const ProbeCell& probe, const Real3& point,
+                      const CutCells& cut, const LocalGrid& grid, const Int3& active,
+                      MPI_Comm comm) {
+  double local = 0.0;
+  if (probe.owned) {
+    const Apertures ap = apertures_of(cut);
+    const NodeView volume = cut.volume;
+    const AreaView centroid = cut.centroid;
+    const LocalGrid g = grid;
+    const int k = probe.k, j = probe.j, i = probe.i, ax = active[0], ay = active[1], az = active[2];
+    const double px = point[0], py = point[1], pz = point[2];
+    Kokkos::parallel_reduce(
+        "cfd::probe_at_point", Kokkos::RangePolicy<ExecSpace>(0, 1),
+        KOKKOS_LAMBDA(int, double& value) {
+          using namespace kernels::cfd;
+          const int axes[3] = {ax, ay, az};
+          const real f0[1] = {field(c, k, j, i)};
+          real r[1][3] = {{0, 0, 0}}, gradient[3] = {0, 0, 0};
+          Symmetric3 m{0, 0, 0, 0, 0, 0}, inverse;
+          add_joined_neighbours<1>(
+              volume, ap, centroid, g, axes, k, j, i,
+              [=](int kk, int jj, int ii, real f[1]) { f[0] = field(c, kk, jj, ii); }, f0, m, r);
+          if (invert_normal_matrix(m, axes, inverse)) apply(inverse, r[0], gradient);
+          double x[3];
+          g.center(k, j, i, x);
+          const double q[3] = {px, py, pz};
+          double at_point = f0[0];
+          for (int d = 0; d < 3; ++d)
+            at_point += gradient[d] * (q[d] - x[d] - centroid(k, j, i, d));
+          value += at_point;
+        },
+        local);
   }
   double value = 0.0;  // the owner's value plus zeros: exact
   MPI_Allreduce(&local, &value, 1, MPI_DOUBLE, MPI_SUM, comm);

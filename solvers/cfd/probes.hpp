@@ -24,4 +24,14 @@ ProbeCell locate_probe(const Real3& point, const LocalGrid& grid, const Int3& lo
 // Component `c` of `field` in the probe's cell, on every rank (collective).
 double probe_value(const Field& field, int c, const ProbeCell& probe, MPI_Comm comm);
 
+// Component `c` of `field` at `point` with bodies: the probe cell's value (at
+// its fluid's centroid) carried to the point along the least-squares gradient
+// of its joined neighbours' values at their centroids (cut_gradients.hpp),
+// exact for a linear field where the nearest cell's value is off by O(h); the
+// cell's value where the fit is singular. On every rank (collective; ghosts
+// filled).
+double probe_at_point(const Field& field, int c, const ProbeCell& probe, const Real3& point,
+                      const CutCells& cut, const LocalGrid& grid, const Int3& active,
+                      MPI_Comm comm);
+
 }  // namespace cb::cfd

@@ -23,6 +23,13 @@ KOKKOS_INLINE_FUNCTION long long global_index(const LocalGrid& grid, int k, int 
   return gi + grid.cells[0] * (gj + static_cast<long long>(grid.cells[1]) * gk);
 }
 
+// The owner's value on every rank: its value plus the others' zeros, exact.
+double from_owner(double local, MPI_Comm comm) {
+  double value = 0.0;
+  MPI_Allreduce(&local, &value, 1, MPI_DOUBLE, MPI_SUM, comm);
+  return value;
+}
+
 }  // namespace
 
 ProbeCell locate_probe(const Real3& point, const LocalGrid& grid, const Int3& local_cells,
@@ -75,9 +82,7 @@ double probe_value(const Field& field, int c, const ProbeCell& probe, MPI_Comm c
     Kokkos::deep_copy(value, Kokkos::subview(field, c, probe.k, probe.j, probe.i));
     local = static_cast<double>(value);
   }
-  double value = 0.0;  // the owner's value plus zeros: exact
-  MPI_Allreduce(&local, &value, 1, MPI_DOUBLE, MPI_SUM, comm);
-  return value;
+  return from_owner(local, comm);
 }
 
 double probe_at_point(const Field& field, int c, const ProbeCell& probe, const Real3& point,
@@ -113,9 +118,7 @@ double probe_at_point(const Field& field, int c, const ProbeCell& probe, const R
         },
         local);
   }
-  double value = 0.0;  // the owner's value plus zeros: exact
-  MPI_Allreduce(&local, &value, 1, MPI_DOUBLE, MPI_SUM, comm);
-  return value;
+  return from_owner(local, comm);
 }
 
 }  // namespace cb::cfd

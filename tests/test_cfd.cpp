@@ -216,16 +216,27 @@ TEST_CASE("the viscous flux of a linear shear is mu du/dy", "[cfd][kernels]") {
 
 TEST_CASE("the low-Mach correction scales the velocity jump by the local Mach number",
           "[cfd][kernels]") {
-  Primitive l{1.0, {0.1, 0.0, 0.0}, 1.0 / 1.4}, r{1.0, {0.0, 0.0, 0.0}, 1.0 / 1.4};
+  // A jump in the normal (x) and in a tangential (y) velocity across an x face.
+  const Primitive l{1.0, {0.1, 0.04, 0.0}, 1.0 / 1.4}, r{1.0, {0.0, 0.0, 0.0}, 1.0 / 1.4};
   const auto corrected = on_device(KOKKOS_LAMBDA() {
-    Primitive wl = l, wr = r;
-    low_mach_correction(wl, wr, gamma_air);  // c = 1, z = max Mach = 0.1
-    return Kokkos::Array<Primitive, 2>{wl, wr};
+    Kokkos::Array<Primitive, 4> w{l, r, l, r};
+    low_mach_correction(w[0], w[1], gamma_air, 0, false);  // c = 1, z = max Mach = 0.1077
+    low_mach_correction(w[2], w[3], gamma_air, 0, true);
+    return w;
   });
-  l = corrected[0];
-  r = corrected[1];
-  CHECK(l.vel[0] == Approx(0.05 + 0.1 * 0.05));
-  CHECK(r.vel[0] == Approx(0.05 - 0.1 * 0.05));
+  const double z = std::sqrt(0.1 * 0.1 + 0.04 * 0.04);
+  // Thornber et al. (2008): every component's jump scaled, the mean kept.
+  CHECK(corrected[0].vel[0] == Approx(0.05 + z * 0.05));
+  CHECK(corrected[1].vel[0] == Approx(0.05 - z * 0.05));
+  CHECK(corrected[0].vel[1] == Approx(0.02 + z * 0.02));
+  CHECK(corrected[1].vel[1] == Approx(0.02 - z * 0.02));
+  // low_mach_jumps = "normal": the tangential jump stays as reconstructed.
+  CHECK(corrected[2].vel[0] == Approx(0.05 + z * 0.05));
+  CHECK(corrected[3].vel[0] == Approx(0.05 - z * 0.05));
+  CHECK(corrected[2].vel[1] == 0.04);
+  CHECK(corrected[3].vel[1] == 0.0);
+  CHECK(corrected[2].rho == corrected[0].rho);
+  CHECK(corrected[2].p == corrected[0].p);
 }
 
 namespace {
@@ -494,6 +505,9 @@ TEST_CASE("bad [cfd], [viscosity] and [boundary] input exits with code 2", "[cfd
                       "--set cfd.reconstruction=\\\"weno5\\\" --set cfd.finite_difference=true "
                       "--set cfd.low_mach=true",
                       {"finite_difference", "low_mach"}},
+          BadOverride{"unknown low-Mach jumps",
+                      "--set cfd.low_mach=true --set cfd.low_mach_jumps=\\\"tangential\\\"",
+                      {"low_mach_jumps", "normal"}},
       });
   check_misspelt_key(dir, valid, "reconstruction", "reconstrucion", 8);
   std::filesystem::remove_all(dir);

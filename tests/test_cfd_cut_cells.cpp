@@ -401,9 +401,11 @@ TEST_CASE("the shedding analysis finds the lift's period, amplitude, mean drag a
     const double t = 0.1 * n;
     const double lift =
         t < 50 ? 0.1 * t / 50 + 0.001 * std::sin(2.3 * t) : 0.02 + 0.3 * std::sin(2 * pi * f * t);
-    // [probes]' dp = 2.48 + 0.02 sin(2 pi f t + 0.5)
+    // [probes]' dp = 2.48 + 0.02 sin(2 pi f t + 0.5); the drag's viscous part 0.34 + 0.005
+    // sin(4 pi f t)
     history.push_back({t, 1.35 + 0.01 * std::sin(4 * pi * f * t + 1), lift, true,
-                       2.48 + 0.02 * std::sin(2 * pi * f * t + 0.5)});
+                       2.48 + 0.02 * std::sin(2 * pi * f * t + 0.5),
+                       0.34 + 0.005 * std::sin(4 * pi * f * t)});
   }
   const cb::cfd::Shedding s = cb::cfd::analyse_shedding(history, length, speed);
   const std::string summary = cb::cfd::describe(s, history);
@@ -413,6 +415,8 @@ TEST_CASE("the shedding analysis finds the lift's period, amplitude, mean drag a
   CHECK(std::abs(s.strouhal / (f * length / speed) - 1) < 1e-3);
   CHECK(std::abs(s.lift_amplitude / 0.3 - 1) < 2e-3);
   CHECK(std::abs(s.mean_drag - 1.35) < 1e-4);
+  CHECK(std::abs(s.mean_viscous_drag - 0.34) < 1e-4);
+  CHECK(summary.find("mean C_D 1.3500 (viscous 0.3400)") != std::string::npos);
   CHECK(std::abs(s.mean_lift - 0.02) < 2e-3);
   // A steady lift, and one that only rounds off: no periods, and the summary says so.
   for (std::size_t n = 0; n < history.size(); ++n) history[n].lift = 1e-16 * std::sin(0.7 * n);

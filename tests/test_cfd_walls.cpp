@@ -98,6 +98,18 @@ TEST_CASE("Stokes' first problem on no-slip walls tilted by atan(1/2): the wall 
     INFO(n << " cells per unit: force along the stream " << force << ", exact " << exact_force
            << ", relative error " << error[level]);
     CHECK(std::abs(error[level]) < (level == 0 ? 0.004 : 0.0008));
+    // The pressure, the same all along a strip, pushes nothing along it (measured 1e-16 of
+    // the force): the force's viscous part is all of it, and the parts add up to the force.
+    const double shear = last.at("force_viscous_x") * e[0] + last.at("force_viscous_y") * e[1];
+    const double push = last.at("force_pressure_x") * e[0] + last.at("force_pressure_y") * e[1];
+    INFO("viscous part " << shear << ", pressure part " << push);
+    CHECK(std::abs(push) <= round_off(1e-14) * force);
+    for (const char* axis : {"x", "y"}) {
+      const std::string total = std::string("force_") + axis;
+      CHECK(std::abs(last.at(std::string("force_pressure_") + axis) +
+                     last.at(std::string("force_viscous_") + axis) - last.at(total)) <=
+            round_off(1e-14) * std::abs(force));
+    }
     // The walls' impulse, pressure and viscous, is all the momentum the gas loses.
     const auto& impulse = run.solver->wall_impulse();
     const char* momenta[2] = {"mom_x", "mom_y"};

@@ -142,9 +142,14 @@ KOKKOS_FORCEINLINE_FUNCTION Conserved riemann_flux(const Primitive& wl, const Pr
 // Low-Mach correction of the reconstructed velocities (Thornber, Mosedale,
 // Drikakis, Youngs & Williams 2008, J. Comput. Phys. 227:4873, eqs. 26-27):
 // the jump u_L - u_R is scaled by z = min(1, max(M_L, M_R)), the mean kept.
-KOKKOS_INLINE_FUNCTION void low_mach_correction(Primitive& wl, Primitive& wr, real gamma) {
+// Thornber et al. scale every component; with normal_only the normal one alone
+// (the jump that makes the O(1/M) pressure error, Rieper 2011, J. Comput.
+// Phys. 230:5263), so the shear wave keeps its upwind dissipation.
+KOKKOS_INLINE_FUNCTION void low_mach_correction(Primitive& wl, Primitive& wr, real gamma, int axis,
+                                                bool normal_only) {
   const real z = math::min(real(1), math::max(mach_number(wl, gamma), mach_number(wr, gamma)));
   for (int d = 0; d < 3; ++d) {
+    if (normal_only && d != axis) continue;
     const real mean = real(0.5) * (wl.vel[d] + wr.vel[d]);
     const real half_jump = real(0.5) * z * (wl.vel[d] - wr.vel[d]);
     wl.vel[d] = mean + half_jump;

@@ -132,11 +132,12 @@ std::vector<Diagnostic> CfdSolver::diagnostics(double time) {
   return out;
 }
 
-// The force on the bodies, -sum (p_w n_b - tau_w . n_b) A (n_b into the fluid), its moment
-// about [forces] moment_center, with an
+// The force on the bodies, -sum (p_w n_b - tau_w . n_b) A (n_b into the fluid), with viscosity
+// its pressure and viscous parts, its moment about [forces] moment_center, with an
 // isothermal wall the heat the walls give the fluid, sum q_w A, with a moving one
 // their work, and with
-// [forces] its drag and lift coefficients F . e / (rho U^2 A / 2); per body too with two or
+// [forces] its drag and lift coefficients F . e / (rho U^2 A / 2) (and the drag's viscous
+// part); per body too with two or
 // more. The total's coefficients (and the probes' pressure difference) join the history of
 // the shedding summary. Needs primitive_ of the current state.
 void CfdSolver::append_forces(std::vector<Diagnostic>& out, double time,
@@ -144,24 +145,33 @@ void CfdSolver::append_forces(std::vector<Diagnostic>& out, double time,
   const ForceReference& ref = params_.forces;
   // Appends the force on the wall's fluid and, with a reference area, C_D and C_L (returned).
   const bool isothermal = params_.bodies.isothermal(), moving = params_.bodies.moving();
+  const bool viscous = params_.viscous();
   auto append = [&](const WallExchange& wall, const std::string& suffix) {
     const char* axes[3] = {"x", "y", "z"};
     for (int d = 0; d < 3; ++d)
       out.push_back({std::string("force_") + axes[d] + suffix, -wall.momentum[d]});
+    for (int d = 0; viscous && d < 3; ++d)
+      out.push_back({std::string("force_pressure_") + axes[d] + suffix,
+                     wall.viscous_momentum[d] - wall.momentum[d]});
+    for (int d = 0; viscous && d < 3; ++d)
+      out.push_back({std::string("force_viscous_") + axes[d] + suffix, -wall.viscous_momentum[d]});
     for (int d = 0; d < 3; ++d)
       out.push_back({std::string("moment_") + axes[d] + suffix, -wall.moment[d]});
     if (isothermal) out.push_back({"wall_heat" + suffix, wall.heat});
     if (moving) out.push_back({"wall_power" + suffix, wall.work});
     if (ref.area == 0.0) return ForceSample{time, 0.0, 0.0};
-    double drag = 0.0, lift = 0.0;
+    double drag = 0.0, lift = 0.0, viscous_drag = 0.0;
     for (int d = 0; d < 3; ++d) {
       drag -= wall.momentum[d] * ref.drag[d];
       lift -= wall.momentum[d] * ref.lift[d];
+      viscous_drag -= wall.viscous_momentum[d] * ref.drag[d];
     }
-    const ForceSample coefficients{time, drag / ref.dynamic_pressure_area(),
-                                   lift / ref.dynamic_pressure_area()};
+    ForceSample coefficients{time, drag / ref.dynamic_pressure_area(),
+                             lift / ref.dynamic_pressure_area()};
+    coefficients.viscous_drag = viscous_drag / ref.dynamic_pressure_area();
     out.push_back({"cd" + suffix, coefficients.drag});
     out.push_back({"cl" + suffix, coefficients.lift});
+    if (viscous) out.push_back({"cd_viscous" + suffix, coefficients.viscous_drag});
     return coefficients;
   };
   ForceSample total = append(wall_exchange(primitive_, -1, ref.moment_center), "");

@@ -313,7 +313,7 @@ void CfdSolver::compute_cut_divergence() {
                         ihz;
           }
           if (area(k, j, i, 3) > 0.0) {
-            real given[5];
+            real given[8];
             cell_wall_exchange(wall, w, k, j, i, given);
             for (int d = 0; d < 3; ++d) rhs[1 + d] += given[d] * inv_volume;
             rhs[4] += (given[3] + given[4]) * inv_volume;
@@ -389,7 +389,8 @@ void CfdSolver::update_cut_stage(const kernels::SspStage& stage, double dt, bool
 }
 
 // The momentum, heat and work the walls give the fluid per unit time,
-// (p_w n_b - tau_w . n_b) A, q_w A and -u_w . tau_w . n_b A, and the moment of
+// (p_w n_b - tau_w . n_b) A (and its viscous part), q_w A and
+// -u_w . tau_w . n_b A, and the moment of
 // the momentum about `center` (at the cut cells' surface points), summed over
 // the owned cut cells (of one body, or all) and all ranks: the force and
 // moment of the fluid on the bodies are minus the momentum and its moment.
@@ -403,23 +404,25 @@ WallExchange CfdSolver::wall_exchange(const Field& primitive, int body, const Re
   // Along an axis of one cell (2-D) the body is a prism and the force acts at
   // any point of that axis: no lever arm along it.
   const bool used[3] = {active(0) != 0, active(1) != 0, active(2) != 0};
-  const Sums<8> mine = sums_.sum_cells<8>(
+  const Sums<11> mine = sums_.sum_cells<11>(
       "cfd::wall_exchange", decomposition_.local_cells(), ghost_,
       KOKKOS_LAMBDA(int k, int j, int i, double* t) {
         if (!(area(k, j, i, 3) > 0.0) || (body >= 0 && owner(k, j, i) != body)) return;
-        real given[5];
+        real given[8];
         cell_wall_exchange(wall, w, k, j, i, given);
         for (int d = 0; d < 5; ++d) t[d] += given[d];
+        for (int d = 0; d < 3; ++d) t[8 + d] += given[5 + d];
         double r[3];
         for (int d = 0; d < 3; ++d) r[d] = used[d] ? point(k, j, i, d) - c[d] : 0.0;
         t[5] += r[1] * given[2] - r[2] * given[1];
         t[6] += r[2] * given[0] - r[0] * given[2];
         t[7] += r[0] * given[1] - r[1] * given[0];
       });
-  double total[8];
-  MPI_Allreduce(mine.value, total, 8, MPI_DOUBLE, MPI_SUM, decomposition_.comm());
+  double total[11];
+  MPI_Allreduce(mine.value, total, 11, MPI_DOUBLE, MPI_SUM, decomposition_.comm());
   WallExchange x;
-  for (int d = 0; d < 3; ++d) x.momentum[d] = total[d], x.moment[d] = total[5 + d];
+  for (int d = 0; d < 3; ++d)
+    x.momentum[d] = total[d], x.moment[d] = total[5 + d], x.viscous_momentum[d] = total[8 + d];
   x.heat = total[3];
   x.work = total[4];
   return x;

@@ -14,6 +14,7 @@ struct FluxParams {
   real gamma;
   kernels::Limiter limiter;
   bool low_mach;
+  bool low_mach_normal_only;  // [cfd] low_mach_jumps = "normal"
   bool viscous;
   kernels::cfd::Viscosity viscosity;
   real inv_h[3];
@@ -204,7 +205,9 @@ KOKKOS_FORCEINLINE_FUNCTION kernels::cfd::Conserved face_flux(const Field& prim,
   // Mach the upwind flux makes it a pressure rho c du / 2 and a shear stress
   // of the same order at the wall (docs/solvers/cfd.md §7.1).
   const bool near_body = closed_side || (p.bodies && detail::cut_in_stencil<Axis>(p, k, j, i));
-  if (p.low_mach || near_body) low_mach_correction(wl, wr, p.gamma);
+  if (p.low_mach || near_body) {
+    low_mach_correction(wl, wr, p.gamma, Axis, p.low_mach_normal_only);
+  }
   Conserved f = riemann_flux<S>(wl, wr, p.gamma, Axis);
   if (p.viscous) detail::add_viscous_flux<Axis>(f, prim, k, j, i, p);
   return f;

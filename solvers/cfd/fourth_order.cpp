@@ -87,7 +87,7 @@ void launch_point_fluxes(const Field& faces, const Field& average, const Field& 
             wr = load_primitive(average, k, j, i);
           }
         }
-        if (p.low_mach) low_mach_correction(wl, wr, p.gamma);
+        if (p.low_mach) low_mach_correction(wl, wr, p.gamma, Axis, p.low_mach_normal_only);
         store_conserved(point_flux, k, j, i, riemann_flux<S>(wl, wr, p.gamma, Axis));
         point_flux(fallback_flag, k, j, i) = fallback ? real(1) : real(0);
       });

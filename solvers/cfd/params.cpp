@@ -88,6 +88,8 @@ void read_numerics(io::CaseFile& file, Params& p, const CaseDefaults& d) {
   p.integrator = index_of<kernels::TimeIntegrator>(
       integrators, file.choice("cfd", "integrator", integrators, "ssp_rk3"));
   p.low_mach = file.get<bool>("cfd", "low_mach", false);
+  const std::vector<std::string> jumps = {"all", "normal"};
+  p.low_mach_normal_only = file.choice("cfd", "low_mach_jumps", jumps, "all") == "normal";
   p.fourth_order = file.get<bool>("cfd", "fourth_order", false);
   if (p.fourth_order && p.reconstruction != Reconstruction::weno5) {
     file.fail("cfd", "fourth_order", "[cfd] fourth_order needs reconstruction = \"weno5\"");

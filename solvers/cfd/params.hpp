@@ -74,8 +74,9 @@ struct Params {
   kernels::cfd::RiemannSolver riemann = kernels::cfd::RiemannSolver::hllc;
   kernels::TimeIntegrator integrator = kernels::TimeIntegrator::ssp_rk3;
   bool low_mach = false;
-  bool fourth_order = false;       // WENO5 with fourth-order average <-> point conversions
-  bool finite_difference = false;  // WENO5 on point values (Shu-Osher conservative FD)
+  bool low_mach_normal_only = false;  // scale the normal velocity jump only
+  bool fourth_order = false;          // WENO5 with fourth-order average <-> point conversions
+  bool finite_difference = false;     // WENO5 on point values (Shu-Osher conservative FD)
   kernels::cfd::Viscosity viscosity{kernels::cfd::ViscosityLaw::none, 0, 0.72, 1, 0.3831};
   Boundaries boundaries;
   BodyProgram bodies;  // [[geometry]]: cut cells (docs/solvers/cfd.md §7)

@@ -6,19 +6,22 @@
 namespace cb::cfd {
 namespace {
 
-// Time averages of drag, lift and dp over [a, b] by the trapezoidal rule on the
-// samples inside it.
+// Time averages of drag (and its viscous part), lift and dp over [a, b] by the trapezoidal rule on
+// the samples inside it.
 void average_over(const std::vector<ForceSample>& h, double a, double b, Shedding& s) {
-  double weight = 0, drag = 0, lift = 0, dp = 0;
+  double weight = 0, drag = 0, lift = 0, dp = 0, shear = 0;
   for (std::size_t i = 1; i < h.size(); ++i) {
     if (h[i - 1].time < a || h[i].time > b) continue;
     const double dt = h[i].time - h[i - 1].time;
     weight += dt;
     drag += 0.5 * dt * (h[i - 1].drag + h[i].drag);
+    shear += 0.5 * dt * (h[i - 1].viscous_drag + h[i].viscous_drag);
     lift += 0.5 * dt * (h[i - 1].lift + h[i].lift);
     dp += 0.5 * dt * (h[i - 1].pressure_difference + h[i].pressure_difference);
   }
-  if (weight > 0) s.mean_drag = drag / weight, s.mean_lift = lift / weight, s.mean_dp = dp / weight;
+  if (weight == 0) return;
+  s.mean_drag = drag / weight, s.mean_lift = lift / weight, s.mean_dp = dp / weight;
+  s.mean_viscous_drag = shear / weight;
 }
 
 }  // namespace
@@ -75,8 +78,9 @@ std::string describe(const Shedding& s, const std::vector<ForceSample>& history)
   } else {
     std::snprintf(line, sizeof line,
                   "shedding: St = %.4f from %d lift periods over t = %.6g .. %.6g; C_L "
-                  "amplitude %.4f, mean C_D %.4f, mean C_L %.4f",
-                  s.strouhal, s.cycles, s.start, s.end, s.lift_amplitude, s.mean_drag, s.mean_lift);
+                  "amplitude %.4f, mean C_D %.4f (viscous %.4f), mean C_L %.4f",
+                  s.strouhal, s.cycles, s.start, s.end, s.lift_amplitude, s.mean_drag,
+                  s.mean_viscous_drag, s.mean_lift);
     if (probed)
       std::snprintf(dp, sizeof dp, "; dp mean %.4f (min %.4f, max %.4f)", s.mean_dp, s.min_dp,
                     s.max_dp);

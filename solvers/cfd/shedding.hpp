@@ -12,6 +12,7 @@ struct ForceSample {
   double time, drag, lift;           // coefficients
   bool probed = false;               // with [probes]:
   double pressure_difference = 0.0;  // p(from) - p(to)
+  double viscous_drag = 0.0;         // the shear stress's part of the drag coefficient
 };
 
 struct Shedding {
@@ -20,6 +21,7 @@ struct Shedding {
   double strouhal = 0;                  // L / (U T), T the mean period
   double lift_amplitude = 0;            // (max - min) / 2 over the periods
   double mean_drag = 0, mean_lift = 0;  // time averages over the periods
+  double mean_viscous_drag = 0;
   // [probes]' pressure difference: its time average, least and largest over the periods.
   double mean_dp = 0, min_dp = 0, max_dp = 0;
 };

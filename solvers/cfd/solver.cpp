@@ -285,6 +285,7 @@ FluxParams make_flux_params(const Params& params) {
   p.gamma = real(params.gamma);
   p.limiter = params.limiter;
   p.low_mach = params.low_mach;
+  p.low_mach_normal_only = params.low_mach_normal_only;
   p.viscous = params.viscous();
   p.viscosity = params.viscosity;
   p.bodies = false;

@@ -26,6 +26,7 @@ using Counter = Kokkos::View<long long, MemSpace>;
 // What the walls give the fluid per unit time (CfdSolver::wall_exchange).
 struct WallExchange {
   double momentum[3] = {0, 0, 0}, heat = 0, work = 0, moment[3] = {0, 0, 0};
+  double viscous_momentum[3] = {0, 0, 0};  // the shear stress's part of momentum
 };
 
 class CfdSolver : public GridSolver {

@@ -119,9 +119,10 @@ KOKKOS_INLINE_FUNCTION void rigid_velocity_at_value(const WallModel& m,
 // to the body's rigid motion at each sample, which vanishes on the wall with
 // its tangential derivatives, while the rigid motion has no stress), the heat
 // q_w A of an isothermal wall (out[3]) and the work of a moving one,
-// -u_w . tau_w . n_b A (out[4]; u_w along the wall, so p_w does none).
+// -u_w . tau_w . n_b A (out[4]; u_w along the wall, so p_w does none), and
+// the viscous part of the momentum, -tau_w . n_b A (out[5 .. 7]).
 KOKKOS_INLINE_FUNCTION void cell_wall_exchange(const WallModel& m, const Field& prim, int k, int j,
-                                               int i, real out[5]) {
+                                               int i, real out[8]) {
   using namespace kernels::cfd;
   const AreaView& area = m.area;
   const double a = area(k, j, i, 3);
@@ -159,6 +160,7 @@ KOKKOS_INLINE_FUNCTION void cell_wall_exchange(const WallModel& m, const Field& 
              (s.near * (wall_t - temperature(near)) - s.far * (wall_t - temperature(far)));
   }
   for (int d = 0; d < 3; ++d) out[d] = pw * real(area(k, j, i, d)) - stress[d] * real(a);
+  for (int d = 0; d < 3; ++d) out[5 + d] = -stress[d] * real(a);
   out[3] = heat * real(a);
   out[4] = work * real(a);
 }

@@ -10,6 +10,7 @@
 #include "grid_runs.hpp"
 #include "io/case_file.hpp"
 #include "solvers/weather/solver.hpp"
+#include "weather_api_run.hpp"
 
 #include <catch2/catch_test_macros.hpp>
 
@@ -24,24 +25,13 @@ using namespace cb;
 
 namespace {
 
-using HostState = Field::HostMirror;
+using HostState = test::WeatherHostState;
 
 weather::Params params_of(const std::string& text) {
-  io::CaseFile file = io::CaseFile::parse("[run]\nsolver = \"weather\"\n" + text, "diffusion.toml");
-  return weather::read_params(file);
+  return test::weather_params(text, "diffusion.toml");
 }
 
-// The state component `name` of the solver on the host, and back.
-HostState host_component(weather::WeatherSolver& solver, const std::string& name, int& component) {
-  for (const FieldComponent& f : solver.checkpoint_fields()) {
-    if (f.name != name) continue;
-    component = f.component;
-    return Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), f.view);
-  }
-  FAIL("no field " << name);
-  return {};
-}
-
+// The state component `name` of the solver on the device, set from value(k, j, i, rho_bar).
 void set_component(weather::WeatherSolver& solver, const std::string& name,
                    const std::function<double(int, int, int, double)>& value) {
   for (const FieldComponent& f : solver.checkpoint_fields()) {
@@ -54,17 +44,6 @@ void set_component(weather::WeatherSolver& solver, const std::string& name,
         for (int i = 0; i < int(host.extent(3)); ++i)
           host(f.component, k, j, i) = value(k, j, i, rho(k));
     Kokkos::deep_copy(f.view, host);
-  }
-}
-
-// Steps to end_time at the solver's stable dt, the last step shortened.
-void run_to(weather::WeatherSolver& solver, double end_time) {
-  PhaseTimer timer;
-  double time = 0;
-  while (time < end_time) {
-    const double dt = std::min(solver.stable_dt(), end_time - time);
-    solver.step(time, dt, timer);
-    time = end_time - time <= dt ? end_time : time + dt;
   }
 }
 
@@ -107,12 +86,12 @@ double gaussian_error(const Spread& spread) {
   };
   set_component(solver, spread.field,
                 [&](int, int j, int i, double rho) { return rho * amplitude * profile(j, i, s0); });
-  run_to(solver, time);
+  test::run_weather_to(solver, time);
   const double s = std::sqrt(s0 * s0 + 2 * k * time);
   const double peak = amplitude * std::pow(s0 / s, int(spread.along_x) + int(spread.along_y));
   int component = 0, dens = 0;
-  const HostState q = host_component(solver, spread.field, component);
-  const HostState rho_pert = host_component(solver, "rho_pert", dens);
+  const HostState q = test::host_component(solver, spread.field, component);
+  const HostState rho_pert = test::host_component(solver, "rho_pert", dens);
   const auto rho_bar =
       Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), solver.background_density());
   double worst = 0;
@@ -201,7 +180,7 @@ TEST_CASE("diffusion = \"constant\" with Straka's 75 m^2/s is the straka case bi
   const auto fields = [](const weather::Params& p) {
     Decomposition decomposition(MPI_COMM_WORLD, p.geometry.cells, p.geometry.periodic);
     weather::WeatherSolver solver(p, decomposition);
-    run_to(solver, 30.0);
+    test::run_weather_to(solver, 30.0);
     std::vector<HostState> out;
     for (const FieldComponent& f : solver.checkpoint_fields())
       out.push_back(Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), f.view));

@@ -85,8 +85,12 @@ cloudburst_test(test_weather_diffusion SOURCES test_weather_diffusion.cpp cli_ru
 cloudburst_test(test_weather_supercell SOURCES test_weather_supercell.cpp cli_runner.cpp
   grid_runs.cpp LIBS cloudburst::weather cloudburst_hdf5 RANKS 1
   LABELS "solver;weather;validation;cli;mpi;restart")
+# the absorbing layer under the top: profile, reflection of gravity waves, ranks, restarts, input
+cloudburst_test(test_weather_sponge SOURCES test_weather_sponge.cpp cli_runner.cpp grid_runs.cpp
+  LIBS cloudburst::weather cloudburst_hdf5 RANKS 1
+  LABELS "solver;weather;validation;cli;mpi;restart")
 foreach(t test_weather test_weather_runs test_weather_moist test_weather_diffusion
-        test_weather_supercell)
+        test_weather_supercell test_weather_sponge)
   add_dependencies(${t} cloudburst)
 endforeach()
 

@@ -142,6 +142,20 @@ void check_sounding_case(io::CaseFile& file, const Params& p) {
   }
 }
 
+// [weather] sponge_depth (m, up to the domain's height) and, with a layer, its sponge_rate
+// (1/s, required: the best rate depends on the stratification, §15).
+void read_sponge(io::CaseFile& file, Params& p) {
+  const double height = p.geometry.hi[2] - p.geometry.lo[2];
+  p.sponge.depth =
+      file.get<double>("weather", "sponge_depth", 0.0, io::Bounds::closed(0.0, height));
+  if (!p.sponge.enabled()) {
+    if (file.has("weather", "sponge_rate"))
+      file.fail("weather", "sponge_rate", "[weather] sponge_rate: needs sponge_depth > 0");
+    return;
+  }
+  p.sponge.rate = file.require<double>("weather", "sponge_rate", io::Bounds::positive());
+}
+
 }  // namespace
 
 double min_spacing(const Params& p) {
@@ -161,6 +175,7 @@ Params read_params(io::CaseFile& file) {
   p.hv_beta = file.get<double>("weather", "hv_beta", 0.05, io::Bounds::closed(0.0, 1.0));
   read_diffusion(file, p, d);
   read_moisture(file, p.moisture);
+  read_sponge(file, p);
   // A fixed dt must keep the explicit diffusion stable (Smagorinsky's K is clipped instead).
   const std::optional<double> dt = file.find<double>("time", "dt", io::Bounds::positive());
   if (p.turbulence.scheme == Diffusion::constant && dt && *dt > diffusion_dt_limit(p)) {

@@ -47,6 +47,14 @@ struct Turbulence {
   bool smagorinsky() const { return scheme == Diffusion::smagorinsky; }
 };
 
+// [weather] sponge_depth > 0: the w-damping layer of Klemp, Dudhia & Hassiotis (2008) in the
+// top sponge_depth metres, rate sponge_rate (1/s) at the top (docs/solvers/weather.md §15).
+struct Sponge {
+  double depth = 0.0;  // m; 0: no layer
+  double rate = 0.0;   // 1/s, at the top
+  bool enabled() const { return depth > 0.0; }
+};
+
 struct Params {
   std::string case_name;
   Case kind = Case::thermal;
@@ -59,6 +67,7 @@ struct Params {
   double tracer_diffusivity = 0.0;  // m^2/s, on the moist tracers' mixing ratios
   Turbulence turbulence;            // [weather] diffusion and its keys
   Moisture moisture;                // [weather] moisture and its initial water
+  Sponge sponge;                    // [weather] sponge_depth, sponge_rate
   bool bubble = true;               // false: the case's background alone (a balance test)
   bool three_d() const { return geometry.cells[1] > 1; }
   // rho', rho u, rho w, (rho theta)' [, rho v]: the dynamics.

@@ -1,6 +1,7 @@
 #include "solvers/weather/solver.hpp"
 
 #include "kernels/quadrature.hpp"
+#include "kernels/weather/sponge.hpp"
 #include "solvers/weather/tendencies.hpp"
 
 namespace cb::weather {
@@ -155,6 +156,7 @@ void WeatherSolver::step(double /*time*/, double dt, PhaseTimer& timer) {
     semi_discrete_step(state_, state_tmp_, state_, dt / 1, axis, timer);
   }
   direction_switch_ = 1 - direction_switch_;
+  if (params_.sponge.enabled()) apply_sponge(dt);
   if (params_.moisture.kessler) {
     Kokkos::fence();  // so that the timer sees the microphysics alone
     Kokkos::Timer timer_physics;
@@ -164,6 +166,24 @@ void WeatherSolver::step(double /*time*/, double dt, PhaseTimer& timer) {
     Kokkos::fence();
     physics_seconds_ += timer_physics.seconds();
   }
+}
+
+// The absorbing layer's damping of rho w, once per step after the dynamics (Klemp et al.
+// 2008 damp w at the end of each acoustic step; this solver has no acoustic sub-steps).
+void WeatherSolver::apply_sponge(double dt) {
+  const LocalGrid grid = local_grid();
+  const Field s = state_;
+  const double top = params_.geometry.hi[2], depth = params_.sponge.depth;
+  const double gamma = params_.sponge.rate;
+  Kokkos::parallel_for(
+      "weather::sponge", owned_cells(decomposition_.local_cells(), ghost_),
+      KOKKOS_LAMBDA(int k, int j, int i) {
+        const double rate = kernels::weather::sponge_rate(grid.center(2, k), top, depth, gamma);
+        if (rate > 0.0) {
+          s(Var::wmom, k, j, i) =
+              kernels::weather::damped_vertical_momentum(s(Var::wmom, k, j, i), rate, dt);
+        }
+      });
 }
 
 // out = init + dt * rhs_axis(forcing)

@@ -64,6 +64,7 @@ class WeatherSolver : public GridSolver {
                         double dt);
   void limit_tracer_fluxes(const Field& init, int axis, double dt);
   void apply_microphysics(double dt);
+  void apply_sponge(double dt);
   void apply_tracer_tendencies(const Field& init, const Field& out, int axis, double dt);
   void compute_derived();
   void compute_eddy_viscosity(double dt);

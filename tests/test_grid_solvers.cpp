@@ -75,6 +75,12 @@ const std::string kessler =
 // ... with the water's inertia (§10): the faces' pressure terms cross no rank, the cells'
 // total density does.
 const std::string kessler_inertia = kessler + "water_inertia = true\n";
+// ... exact thermodynamics (§16) on the saturated Bryan-Fritsch bubble: the theta equation's
+// divergence term takes face velocities across ranks and at the lateral walls.
+const std::string exact_thermo =
+    "[weather]\nmoisture = true\nmicrophysics = \"saturation\"\nthermodynamics = \"exact\"\n";
+// ... and on the raining thermal.
+const std::string kessler_exact = kessler + "thermodynamics = \"exact\"\n";
 
 // Split in x, in z and in both (2-D), in x, y and z (3-D): the periodic x
 // boundary, the walls at bottom and top and the halo corners cross ranks;
@@ -109,6 +115,12 @@ std::vector<InvarianceRow> weather_invariance() {
        {"[2,2,1]", "[1,2,1]"}},
       {"kessler3d_inertia",
        grid_case("weather", "thermal", "[16, 16, 12]", "steps = 12", kessler_inertia),
+       {"[2,2,1]"}},
+      {"exact_thermo",
+       grid_case("weather", "bryan_fritsch", "[40, 1, 20]", "steps = 30", exact_thermo),
+       {"[2,1,1]", "[4,1,1]"}},
+      {"kessler3d_exact",
+       grid_case("weather", "thermal", "[16, 16, 12]", "steps = 12", kessler_exact),
        {"[2,2,1]"}}};
 }
 
@@ -240,6 +252,14 @@ std::vector<RestartRow> restart_rows(const std::string& solver) {
          {{2, 2}, {1, 4}, {4, 1}}},
         {"kessler_inertia",
          grid_case("weather", "thermal", "[48, 1, 24]", "steps = 14", kessler_inertia),
+         7,
+         {{2, 2}}},
+        {"exact_thermo",
+         grid_case("weather", "bryan_fritsch", "[40, 1, 20]", "steps = 14", exact_thermo),
+         7,
+         {{2, 2}, {1, 4}}},
+        {"kessler_exact",
+         grid_case("weather", "thermal", "[48, 1, 24]", "steps = 14", kessler_exact),
          7,
          {{2, 2}}}};
   return {{"dmr", grid_case("cfd", "double_mach", "[40, 10, 1]", "steps = 12"), 6, rank_pairs},

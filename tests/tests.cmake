@@ -89,8 +89,11 @@ cloudburst_test(test_weather_supercell SOURCES test_weather_supercell.cpp cli_ru
 cloudburst_test(test_weather_sponge SOURCES test_weather_sponge.cpp cli_runner.cpp grid_runs.cpp
   LIBS cloudburst::weather cloudburst_hdf5 RANKS 1
   LABELS "solver;weather;validation;cli;mpi;restart")
+# exact moist thermodynamics: e_s, the theta equation's factor, the adjustment, the background
+cloudburst_test(test_weather_exact_thermo SOURCES test_weather_exact_thermo.cpp cli_runner.cpp
+  LIBS cloudburst::weather RANKS 1 LABELS "kernels;weather;validation;cli")
 foreach(t test_weather test_weather_runs test_weather_moist test_weather_diffusion
-        test_weather_supercell test_weather_sponge)
+        test_weather_supercell test_weather_sponge test_weather_exact_thermo)
   add_dependencies(${t} cloudburst)
 endforeach()
 

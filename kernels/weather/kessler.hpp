@@ -119,6 +119,19 @@ KOKKOS_INLINE_FUNCTION void kessler_adjust_cell(KesslerCell& c, double sed, doub
   c.qr = c.qr - evaporation;
 }
 
+// The reference's point-wise update of level k (kessler_adjust_cell) at the column's Exner
+// function.
+template <class Column>
+struct KesslerCellUpdate {
+  const Column& col;
+  const KesslerParams& prm;
+  KOKKOS_INLINE_FUNCTION void operator()(KesslerCell& c, double sed, int k, double rho_gcc,
+                                         double dt) const {
+    kessler_adjust_cell(c, sed, col.exner(k), rho_gcc, kessler_saturation_factor(col.exner(k), prm),
+                        dt, prm);
+  }
+};
+
 // Kessler microphysics over one column of nz >= 2 cells, bottom (k = 0) to top, in place; returns
 // the surface precipitation rate (m of water per s) averaged over the sub-steps.
 // Column provides: cell(k) -> KesslerCell (read), set(k, KesslerCell) (write), rho(k) (dry air
@@ -126,10 +139,11 @@ KOKKOS_INLINE_FUNCTION void kessler_adjust_cell(KesslerCell& c, double sed, doub
 // upstream in flux form, F = rho qr v, sub-stepped so that v dt0 <= cfl_rain dz everywhere;
 // the number of sub-steps comes from the velocities at the start, as in the reference.
 // No scratch storage: one upward sweep per sub-step computes each flux from rain values not
-// yet updated, which is exactly the reference's two-pass order.
-template <class Column>
+// yet updated, which is exactly the reference's two-pass order. `update(cell, sed, k, rho_gcc,
+// dt0)` does the point-wise rest of a sub-step (by default the reference's, KesslerCellUpdate).
+template <class Column, class CellUpdate>
 KOKKOS_INLINE_FUNCTION double kessler_column(const Column& col, int nz, double dt,
-                                             const KesslerParams& prm) {
+                                             const KesslerParams& prm, const CellUpdate& update) {
   const double rho_surface = col.rho(0);
   auto rho_gcc = [&](int k) { return 0.001 * col.rho(k); };
   auto velocity = [&](int k, double qr) {
@@ -168,12 +182,17 @@ KOKKOS_INLINE_FUNCTION double kessler_column(const Column& col, int nz, double d
       } else {
         sed = -dt0 * c.qr * velocity(k, c.qr) / (0.5 * spacing(k));
       }
-      kessler_adjust_cell(c, sed, col.exner(k), rho_gcc(k),
-                          kessler_saturation_factor(col.exner(k), prm), dt0, prm);
+      update(c, sed, k, rho_gcc(k), dt0);
       col.set(k, c);
     }
   }
   return precipitation / double(substeps);
+}
+
+template <class Column>
+KOKKOS_INLINE_FUNCTION double kessler_column(const Column& col, int nz, double dt,
+                                             const KesslerParams& prm) {
+  return kessler_column(col, nz, dt, prm, KesslerCellUpdate<Column>{col, prm});
 }
 
 }  // namespace cb::kernels::weather

@@ -38,6 +38,7 @@ struct CaseSetup {
   // perturbation, cloud mixing ratio inside.
   double relative_humidity, bubble_relative_humidity, bubble_cloud;
   int water_dynamics;  // 1: the water acts on the dynamics (Moisture::dynamics)
+  int exact_thermo;    // 1: thermodynamics = "exact" (Moisture::exact)
   int bubble;          // 0: no perturbation, the background alone (Params::bubble)
 };
 

@@ -177,11 +177,15 @@ namespace {
 // theta_e - theta_e_bar of a cell of a moist Bryan & Fritsch run: the equivalent potential
 // temperature of the model's thermodynamics (moist_background.hpp) less the background's.
 KOKKOS_INLINE_FUNCTION double theta_e_pert(const Field& s, const Column& hy_r, const Column& hy_rt,
-                                           const WaterColumns& hy_water, int qv_var, int k, int j,
-                                           int i) {
+                                           const WaterColumns& hy_water, int qv_var, bool exact,
+                                           int k, int j, int i) {
   const double rho = s(Var::dens, k, j, i) + hy_r(k), rho_theta = s(Var::rhot, k, j, i) + hy_rt(k);
-  return bryan_fritsch::cell_equivalent_theta(rho, rho_theta, s(qv_var, k, j, i) / rho) -
-         bryan_fritsch::cell_equivalent_theta(hy_r(k), hy_rt(k), hy_water(0, k) / hy_r(k));
+  const double water = s(qv_var, k, j, i) + s(qv_var + 1, k, j, i) + s(qv_var + 2, k, j, i);
+  const double water_bar = hy_water(0, k) + hy_water(1, k) + hy_water(2, k);
+  return bryan_fritsch::cell_equivalent_theta(rho, rho_theta, s(qv_var, k, j, i) / rho, water / rho,
+                                              exact) -
+         bryan_fritsch::cell_equivalent_theta(hy_r(k), hy_rt(k), hy_water(0, k) / hy_r(k),
+                                              water_bar / hy_r(k), exact);
 }
 
 }  // namespace
@@ -196,18 +200,19 @@ void WeatherSolver::append_theta_e(std::vector<Diagnostic>& rows) {
   const Column hy_r = hy_dens_cell_, hy_rt = hy_dens_theta_cell_;
   const WaterColumns hy_water = hy_water_cell_;
   const int qv = params_.dynamic_variables();
+  const bool exact = params_.moisture.exact;
   const CellPolicy cells = owned_cells(decomposition_.local_cells(), ghost_);
   double lo = 0, hi = 0;
   Kokkos::parallel_reduce(
       "weather::theta_e_pert_min", cells,
       KOKKOS_LAMBDA(int k, int j, int i, double& m) {
-        m = math::min(m, theta_e_pert(s, hy_r, hy_rt, hy_water, qv, k, j, i));
+        m = math::min(m, theta_e_pert(s, hy_r, hy_rt, hy_water, qv, exact, k, j, i));
       },
       Kokkos::Min<double>(lo));
   Kokkos::parallel_reduce(
       "weather::theta_e_pert_max", cells,
       KOKKOS_LAMBDA(int k, int j, int i, double& m) {
-        m = math::max(m, theta_e_pert(s, hy_r, hy_rt, hy_water, qv, k, j, i));
+        m = math::max(m, theta_e_pert(s, hy_r, hy_rt, hy_water, qv, exact, k, j, i));
       },
       Kokkos::Max<double>(hi));
   const MPI_Comm comm = decomposition_.comm();
@@ -253,10 +258,11 @@ void WeatherSolver::compute_derived() {
   if (!writes_theta_e(params_)) return;
   const WaterColumns hy_water = hy_water_cell_;
   const int last = nvars + ntracers;
+  const bool exact = params_.moisture.exact;
   Kokkos::parallel_for(
       "weather::derived_theta_e", owned_cells(decomposition_.local_cells(), ghost_),
       KOKKOS_LAMBDA(int k, int j, int i) {
-        d(last, k, j, i) = theta_e_pert(s, hy_r, hy_rt, hy_water, nvars, k, j, i);
+        d(last, k, j, i) = theta_e_pert(s, hy_r, hy_rt, hy_water, nvars, exact, k, j, i);
       });
 }
 

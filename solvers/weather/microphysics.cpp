@@ -3,7 +3,7 @@
 // on theta, qv, qc, qr taken from the conserved densities, with the Exner function of the state
 // after the dynamics, and writes the changed values back. Columns are whole on each rank (moist
 // runs with microphysics are not split in z), so the result does not depend on the rank grid.
-#include "kernels/weather/kessler.hpp"
+#include "kernels/weather/kessler_exact.hpp"
 #include "kernels/weather/moist.hpp"
 #include "solvers/weather/solver.hpp"
 
@@ -41,6 +41,17 @@ struct StateColumn {
   }
 };
 
+// With exact thermodynamics the point-wise update of a column level is
+// kernels/weather/kessler_exact.hpp's, with the level's dry density.
+struct ExactCellUpdate {
+  const StateColumn& col;
+  bool rain;
+  KOKKOS_INLINE_FUNCTION void operator()(KesslerCell& c, double sed, int k, double /*rho_gcc*/,
+                                         double dt) const {
+    kernels::weather::exact::kessler_exact_cell(c, sed, col.rho(k), dt, rain);
+  }
+};
+
 // Kessler's thermodynamic constants made the model's (cp, kappa = Rd / cp), so that the
 // latent heating dtheta = L / (cp pi) dq and the pressure in qvs agree with the equation of
 // state p = C0 (rho theta)^gamma.
@@ -64,22 +75,26 @@ void WeatherSolver::apply_microphysics(double dt) {
   const int gz = g[2], nz = n[2];  // no std::array in device code
   const int first = params_.dynamic_variables();
   const KesslerParams prm = kessler_params(params_.moisture.rain);
-  const bool water_dynamics = params_.moisture.dynamics;
-  Kokkos::parallel_for(
-      "weather::exner", owned_cells(n, g), KOKKOS_LAMBDA(int k, int j, int i) {
-        // With water dynamics, the moist equation of state (kernels/weather/moist.hpp).
-        double rho_theta = double(s(Var::rhot, k, j, i)) + hy_rt(k);
-        if (water_dynamics)
-          rho_theta *= vapour_factor(s(first, k, j, i) / (s(Var::dens, k, j, i) + hy_r(k)));
-        const double p = pressure(rho_theta);
-        exner_field(0, k, j, i) = math::pow(p / p0, rd / cp);
-      });
+  const bool water_dynamics = params_.moisture.dynamics, exact = params_.moisture.exact;
+  if (!exact)  // the exact update takes each cell's pressure as its water changes
+    Kokkos::parallel_for(
+        "weather::exner", owned_cells(n, g), KOKKOS_LAMBDA(int k, int j, int i) {
+          // With water dynamics, the moist equation of state (kernels/weather/moist.hpp).
+          double rho_theta = double(s(Var::rhot, k, j, i)) + hy_rt(k);
+          if (water_dynamics)
+            rho_theta *= vapour_factor(s(first, k, j, i) / (s(Var::dens, k, j, i) + hy_r(k)));
+          const double p = pressure(rho_theta);
+          exner_field(0, k, j, i) = math::pow(p / p0, rd / cp);
+        });
   Kokkos::parallel_for(
       "weather::kessler",
       Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>>({g[1], g[0]}, {g[1] + n[1], g[0] + n[0]}),
       KOKKOS_LAMBDA(int j, int i) {
         const StateColumn column{s, exner_field, hy_r, hy_rt, grid, gz, j, i, first};
-        const double rate = kessler_column(column, nz, dt, prm) * prm.rho_water;  // kg/(m^2 s)
+        const double rate =
+            (exact ? kessler_column(column, nz, dt, prm, ExactCellUpdate{column, prm.rain})
+                   : kessler_column(column, nz, dt, prm)) *
+            prm.rho_water;  // kg/(m^2 s)
         surface(0, gz, j, i) = rate;
         surface(1, gz, j, i) += dt * rate;
       });

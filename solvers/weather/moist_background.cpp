@@ -39,8 +39,9 @@ ExnerTable make_exner_table(const CaseSetup& c, double z_lo, double z_hi, double
   const bool integrates_theta = c.kind == Case::bryan_fritsch;
   std::vector<ColumnPoint> y(n), slope(n);
   // p = p0 at the ground, as the dry backgrounds; Bryan-Fritsch: saturated, theta_e = 320 K.
-  y[below] = {1.0,
-              integrates_theta ? bryan_fritsch::saturated_theta(1.0, bryan_fritsch::theta_e) : 0.0};
+  y[below] = {1.0, integrates_theta
+                       ? bryan_fritsch::saturated_theta(1.0, bryan_fritsch::theta_e, c.exact_thermo)
+                       : 0.0};
   // Classical RK4 of dy/dz = f(z, y) from the ground, upwards (d = +1) then downwards.
   for (const int d : {1, -1}) {
     const double h = d * dz;
@@ -152,7 +153,8 @@ void WeatherSolver::initialize_moist_state() {
                                    : gauss3_weight(ii) * gauss3_weight(kk);
               PointState p = perturb_case(c, x, y, z, b.rho, b.theta);
               PointWater q = moist_point_water(c, t, p, z, b);
-              if (c.kind == Case::bryan_fritsch && c.bubble) bryan_fritsch_bubble(t, x, z, b, p, q);
+              if (c.kind == Case::bryan_fritsch && c.bubble)
+                bryan_fritsch_bubble(t, x, z, b, c.exact_thermo, p, q);
               sum[Var::dens] += p.r * w;
               sum[Var::umom] += (p.r + p.hr) * p.u * w;
               sum[Var::wmom] += (p.r + p.hr) * p.w * w;

@@ -8,6 +8,7 @@
 // by cubic Hermite interpolation of the tabulated values and slopes.
 #pragma once
 
+#include "kernels/weather/exact_thermo.hpp"
 #include "kernels/weather/kessler.hpp"
 #include "kernels/weather/moist.hpp"
 #include "solvers/weather/cases.hpp"
@@ -32,11 +33,13 @@ struct MoistPoint {
   double rho, theta, qv, qc;
 };
 
-// Kessler saturation mixing ratio (380 / p) exp(17.27 (T - 273) / (T - 36)) at Exner function
-// pi and potential temperature theta, T = theta pi (kernels/weather/kessler.hpp).
-KOKKOS_INLINE_FUNCTION double saturation_vapour(double exner, double theta) {
+// Saturation mixing ratio at Exner function pi and potential temperature theta, T = theta pi:
+// Kessler's (380 / p) exp(17.27 (T - 273) / (T - 36)) (kernels/weather/kessler.hpp), or with
+// `exact` thermodynamics Bolton's (kernels/weather/exact_thermo.hpp).
+KOKKOS_INLINE_FUNCTION double saturation_vapour(double exner, double theta, bool exact = false) {
   using namespace kernels::weather;
   const double p = p0 * math::pow(exner, cp / rd);
+  if (exact) return exact::saturation_mixing_ratio(theta * exner, p);
   return kessler_saturation_mixing_ratio(380.0 / p, theta * exner);
 }
 
@@ -56,28 +59,39 @@ KOKKOS_INLINE_FUNCTION double theta_e_of(double theta, double exner, double qv) 
   return theta * math::exp(latent_heat * qv / (kernels::weather::cp * theta * exner));
 }
 
-// theta_e of saturated air.
-KOKKOS_INLINE_FUNCTION double equivalent_theta(double exner, double theta) {
-  return theta_e_of(theta, exner, saturation_vapour(exner, theta));
+// theta_e of air at pi and theta holding vapour qv of total water qt: theta_e_of, or with
+// `exact` thermodynamics the reversible theta_e of Emanuel (1994), eq. 4.5.11.
+KOKKOS_INLINE_FUNCTION double theta_e_at(double exner, double theta, double qv, double qt,
+                                         bool exact) {
+  using namespace kernels::weather;
+  if (!exact) return theta_e_of(theta, exner, qv);
+  return exact::equivalent_potential_temperature(theta * exner, p0 * math::pow(exner, cp / rd), qv,
+                                                 qt);
+}
+
+// theta_e of saturated air of the case's total water.
+KOKKOS_INLINE_FUNCTION double equivalent_theta(double exner, double theta, bool exact = false) {
+  return theta_e_at(exner, theta, saturation_vapour(exner, theta, exact), q_total, exact);
 }
 
 // The saturated theta of equivalent potential temperature `target` at Exner function pi, by
 // bisection (theta_e grows with theta) to 1e-12 K.
-KOKKOS_INLINE_FUNCTION double saturated_theta(double exner, double target) {
+KOKKOS_INLINE_FUNCTION double saturated_theta(double exner, double target, bool exact = false) {
   double lo = 150.0 / exner, hi = 400.0 / exner;
   for (int it = 0; it < 60; ++it) {
     const double mid = 0.5 * (lo + hi);
-    (equivalent_theta(exner, mid) < target ? lo : hi) = mid;
+    (equivalent_theta(exner, mid, exact) < target ? lo : hi) = mid;
   }
   return 0.5 * (lo + hi);
 }
 
-// theta_e of air of dry density rho, rho theta and vapour qv, pi from the moist equation of
-// state (kernels/weather/moist.hpp).
-KOKKOS_INLINE_FUNCTION double cell_equivalent_theta(double rho, double rho_theta, double qv) {
+// theta_e of air of dry density rho, rho theta, vapour qv and total water qt, pi from the moist
+// equation of state (kernels/weather/moist.hpp).
+KOKKOS_INLINE_FUNCTION double cell_equivalent_theta(double rho, double rho_theta, double qv,
+                                                    double qt, bool exact) {
   using namespace kernels::weather;
   const double exner = math::pow(pressure(rho_theta * vapour_factor(qv)) / p0, rd / cp);
-  return theta_e_of(rho_theta / rho, exner, qv);
+  return theta_e_at(exner, rho_theta / rho, qv, qt, exact);
 }
 
 // dtheta/dz along the model's saturated adiabat. The saturation adjustment heats by
@@ -91,14 +105,29 @@ KOKKOS_INLINE_FUNCTION double adiabat_theta_slope(double exner, double theta, do
   return lq / (cp * exner) * (cp / rd / exner - a * theta) * exner_slope / (1.0 + lq * a / cp);
 }
 
+// dtheta/dz along the saturated adiabat of exact thermodynamics: dT/dp of
+// kernels/weather/exact_thermo.hpp with dp = (cp / Rd) p dpi / pi, and dtheta = (dT - theta dpi) /
+// pi.
+KOKKOS_INLINE_FUNCTION double exact_adiabat_theta_slope(double exner, double theta,
+                                                        double exner_slope) {
+  using kernels::weather::cp, kernels::weather::rd, kernels::weather::p0;
+  const double p = p0 * math::pow(exner, cp / rd);
+  const double dp = cp / rd * p * exner_slope / exner;
+  const double dt =
+      kernels::weather::exact::saturated_adiabat_slope(theta * exner, p, q_total) * dp;
+  return (dt - theta * exner_slope) / exner;
+}
+
 // The saturated theta whose density potential temperature theta (1 + 1.608 qvs) / (1 + qt)
 // is `target`, at Exner function pi, by bisection.
-KOKKOS_INLINE_FUNCTION double theta_of_density_theta(double exner, double target) {
+KOKKOS_INLINE_FUNCTION double theta_of_density_theta(double exner, double target,
+                                                     bool exact = false) {
   double lo = 150.0 / exner, hi = 400.0 / exner;
   for (int it = 0; it < 60; ++it) {
     const double mid = 0.5 * (lo + hi);
-    const double theta_rho =
-        mid * kernels::weather::vapour_factor(saturation_vapour(exner, mid)) / (1.0 + q_total);
+    const double theta_rho = mid *
+                             kernels::weather::vapour_factor(saturation_vapour(exner, mid, exact)) /
+                             (1.0 + q_total);
     (theta_rho < target ? lo : hi) = mid;
   }
   return 0.5 * (lo + hi);
@@ -109,9 +138,9 @@ KOKKOS_INLINE_FUNCTION double theta_of_density_theta(double exner, double target
 // supercell's profile, kernels/weather/supercell.hpp, or the case file's constant).
 KOKKOS_INLINE_FUNCTION double background_vapour(const CaseSetup& c, double z, double exner,
                                                 double theta) {
-  if (!on_supercell_sounding(c.kind)) return c.relative_humidity * saturation_vapour(exner, theta);
-  const double qv =
-      kernels::weather::supercell::relative_humidity(z) * saturation_vapour(exner, theta);
+  const double saturation = saturation_vapour(exner, theta, c.exact_thermo);
+  if (!on_supercell_sounding(c.kind)) return c.relative_humidity * saturation;
+  const double qv = kernels::weather::supercell::relative_humidity(z) * saturation;
   if (c.kind == Case::squall_line) return math::min(qv, kernels::weather::squall_line::qv_cap);
   return qv;
 }
@@ -122,8 +151,10 @@ KOKKOS_INLINE_FUNCTION ColumnPoint background_column_slope(const CaseSetup& c, d
                                                            ColumnPoint y) {
   if (c.kind == Case::bryan_fritsch) {
     using namespace bryan_fritsch;
-    const double exner_slope =
-        kernels::weather::moist_exner_slope(y.theta, saturation_vapour(y.exner, y.theta), q_total);
+    const double qv = saturation_vapour(y.exner, y.theta, c.exact_thermo);
+    const double exner_slope = kernels::weather::moist_exner_slope(y.theta, qv, q_total);
+    if (c.exact_thermo)
+      return {exner_slope, exact_adiabat_theta_slope(y.exner, y.theta, exner_slope)};
     return {exner_slope, adiabat_theta_slope(y.exner, y.theta, exner_slope)};
   }
   double hr = 0, theta = 0;
@@ -159,7 +190,7 @@ KOKKOS_INLINE_FUNCTION MoistPoint moist_background(const CaseSetup& c, const Exn
   const double exner = table_exner(t, z);
   if (c.kind == Case::bryan_fritsch) {
     b.theta = table_theta(t, z);
-    b.qv = saturation_vapour(exner, b.theta);
+    b.qv = saturation_vapour(exner, b.theta, c.exact_thermo);
     b.qc = bryan_fritsch::q_total - b.qv;
   } else {
     background(c, z, hr, b.theta);
@@ -177,8 +208,9 @@ KOKKOS_INLINE_FUNCTION PointWater moist_point_water(const CaseSetup& c, const Ex
                                                     const MoistPoint& b) {
   // The supercell's bubble keeps the background's vapour mixing ratio (the reference's).
   if (s.t == 0.0 || on_supercell_sounding(c.kind)) return {b.qv, b.qc, 0.0};
-  return {c.bubble_relative_humidity * saturation_vapour(table_exner(t, z), b.theta),
-          c.bubble_cloud, 0.0};
+  return {
+      c.bubble_relative_humidity * saturation_vapour(table_exner(t, z), b.theta, c.exact_thermo),
+      c.bubble_cloud, 0.0};
 }
 
 // The Bryan & Fritsch bubble at a point on the background b: the density potential
@@ -186,7 +218,7 @@ KOKKOS_INLINE_FUNCTION PointWater moist_point_water(const CaseSetup& c, const Ex
 // at the background's pressure, saturated, the total water unchanged (their section 4b):
 // theta and qv = qvs from theta_rho, rho_d from rho_d theta f_v = rho_bar theta_bar f_v_bar.
 KOKKOS_INLINE_FUNCTION void bryan_fritsch_bubble(const ExnerTable& t, double x, double z,
-                                                 const MoistPoint& b, PointState& s,
+                                                 const MoistPoint& b, bool exact, PointState& s,
                                                  PointWater& q) {
   using namespace bryan_fritsch;
   using kernels::weather::vapour_factor;
@@ -194,8 +226,8 @@ KOKKOS_INLINE_FUNCTION void bryan_fritsch_bubble(const ExnerTable& t, double x, 
   if (l > 1.0) return;
   const double exner = table_exner(t, z), c = math::cos(math::pi * l / 2);
   const double theta_rho = b.theta * vapour_factor(b.qv) / (1.0 + q_total) + 2.0 * c * c;
-  const double theta = theta_of_density_theta(exner, theta_rho);
-  q.qv = saturation_vapour(exner, theta);
+  const double theta = theta_of_density_theta(exner, theta_rho, exact);
+  q.qv = saturation_vapour(exner, theta, exact);
   q.qc = q_total - q.qv;
   s.t = theta - b.theta;
   s.r = b.rho * b.theta * vapour_factor(b.qv) / (theta * vapour_factor(q.qv)) - b.rho;

@@ -60,8 +60,8 @@ void read_grid(io::CaseFile& file, Params& p, const CaseDefaults& d) {
 void read_moisture(io::CaseFile& file, Moisture& m) {
   m.enabled = file.get<bool>("weather", "moisture", false);
   if (!m.enabled) {
-    for (const char* key : {"microphysics", "water_dynamics", "water_inertia", "relative_humidity",
-                            "bubble_relative_humidity", "bubble_cloud"}) {
+    for (const char* key : {"microphysics", "water_dynamics", "water_inertia", "thermodynamics",
+                            "relative_humidity", "bubble_relative_humidity", "bubble_cloud"}) {
       if (file.has("weather", key))
         file.fail("weather", key,
                   std::string("[weather] ") + key + ": needs moisture = true (a dry run)");
@@ -73,11 +73,20 @@ void read_moisture(io::CaseFile& file, Moisture& m) {
   m.kessler = scheme != "none";
   m.rain = scheme == "kessler";
   m.dynamics = file.get<bool>("weather", "water_dynamics", m.kessler);
-  m.inertia = file.get<bool>("weather", "water_inertia", false);
+  m.exact = file.choice("weather", "thermodynamics", {"approximate", "exact"},
+                        std::string("approximate")) == "exact";
+  if (m.exact && !(m.dynamics && m.kessler))
+    file.fail("weather", "thermodynamics",
+              "[weather] thermodynamics = \"exact\": needs microphysics (\"kessler\" or "
+              "\"saturation\") with water_dynamics");
+  m.inertia = file.get<bool>("weather", "water_inertia", m.exact);
   if (m.inertia && !m.dynamics)
     file.fail(
         "weather", "water_inertia",
         "[weather] water_inertia: needs water_dynamics (the water must weigh to have inertia)");
+  if (m.exact && !m.inertia)
+    file.fail("weather", "water_inertia",
+              "[weather] water_inertia: thermodynamics = \"exact\" includes the water's inertia");
   m.relative_humidity =
       file.get<double>("weather", "relative_humidity", 0.0, io::Bounds::closed(0.0, 1.5));
   m.bubble_relative_humidity = file.get<double>("weather", "bubble_relative_humidity",
@@ -214,6 +223,7 @@ CaseSetup case_setup(const Params& p) {
   c.bubble_relative_humidity = p.moisture.bubble_relative_humidity;
   c.bubble_cloud = p.moisture.bubble_cloud;
   c.water_dynamics = p.moisture.dynamics ? 1 : 0;
+  c.exact_thermo = p.moisture.exact ? 1 : 0;
   c.bubble = p.bubble ? 1 : 0;
   return c;
 }

@@ -29,6 +29,10 @@ struct Moisture {
   // [weather] water_inertia (needs water_dynamics; default false): the water's inertia in the
   // momentum equations, the pressure gradient and gravity acting on the total mass (§10).
   bool inertia = false;
+  // [weather] thermodynamics = "approximate" (default: Kessler's constant L and the dry cp) |
+  // "exact" (kernels/weather/exact_thermo.hpp; needs microphysics and water dynamics, turns the
+  // water's inertia on): docs/solvers/weather.md §16.
+  bool exact = false;
   double relative_humidity = 0.0;
   double bubble_relative_humidity = 0.0;
   double bubble_cloud = 0.0;  // kg/kg

@@ -54,7 +54,8 @@ WeatherSolver::WeatherSolver(const Params& params, const Decomposition& decompos
     exner_ = padded_field("weather::exner", 1, n, ghost_);
     surface_ = padded_field("weather::surface_rain", 2, n, ghost_);
   }
-  face_pressure_ = padded_field("weather::face_pressure", 1, n, ghost_);
+  face_pressure_ =
+      padded_field("weather::face_pressure", params_.moisture.exact ? 2 : 1, n, ghost_);
   if (params.turbulence.smagorinsky()) {
     eddy_ = padded_field("weather::eddy_viscosity", 1, n, ghost_);  // wall ghosts stay 0
     eddy_halo_ = std::make_unique<HaloExchange>(decomposition, halo_width, 1, context.comm);

@@ -88,7 +88,9 @@ class WeatherSolver : public GridSolver {
   // Moist runs: per cell and tracer, the factor on its outgoing fluxes of a stage (Skamarock
   // 2006), exchanged along the sweep so each face takes its upwind cell's.
   Field tracer_factor_;
-  Field face_pressure_;  // the pressure in each face's momentum flux, of one sweep
+  // The pressure in each face's momentum flux, of one sweep; with exact thermodynamics also
+  // the face's normal velocity (component 1).
+  Field face_pressure_;
   std::unique_ptr<HaloExchange> factor_halo_;
   // Kessler runs: the Exner function before the microphysics; at the lowest owned level, the
   // surface precipitation rate (kg/(m^2 s)) and the rain accumulated since the start (kg/m^2).

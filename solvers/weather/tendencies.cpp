@@ -3,6 +3,7 @@
 
 #include "core/axis_dispatch.hpp"
 #include "kernels/weather/diffusion.hpp"
+#include "kernels/weather/exact_thermo.hpp"
 
 namespace cb::weather {
 namespace {
@@ -27,6 +28,14 @@ using kernels::weather::vapour_factor;
 using kernels::weather::Var;
 using kernels::weather::Vars;
 using Policy3 = Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<3>>;
+
+// The theta equation's divergence term of exact thermodynamics (kernels/weather/exact_thermo.hpp)
+// takes the normal velocity of each face, which the flux kernel stores beside the face's
+// pressure (component 1 of the face field), and the background's rho theta.
+struct ExactTheta {
+  bool enabled;
+  Column rho_theta;
+};
 
 // The faces along `axis` of the owned cells: one more than cells along it.
 struct Box {
@@ -236,10 +245,16 @@ struct Directional {
           const Vars f = face_flux(q, bg, pressure(0, k, j, i), cell_background(r, rt, k - dk),
                                    cell_background(r, rt, k), Axis, wall, p);
           for (int v = 0; v < NVars; ++v) flux(v, k, j, i) = f[v];
-          if (!Optional || ntracers == 0) return;
+          if (!Optional) return;
           const real rho_face =
               interpolate4(q[0][Var::dens], q[1][Var::dens], q[2][Var::dens], q[3][Var::dens]) +
               bg.rho;
+          if (pressure.extent(0) > 1) {  // exact thermodynamics: the face's normal velocity
+            constexpr int mom = Axis == 0 ? Var::umom : Axis == 1 ? Var::vmom : Var::wmom;
+            pressure(1, k, j, i) =
+                wall ? real(0)
+                     : interpolate4(q[0][mom], q[1][mom], q[2][mom], q[3][mom]) / rho_face;
+          }
           for (int t = NVars; t < NVars + ntracers; ++t) {
             const Kokkos::Array<real, 4> ratio = gather_mixing_ratio<Axis>(s, r, t, k, j, i);
             Kokkos::Array<real, 4> ratio_bar{0, 0, 0, 0};
@@ -290,22 +305,25 @@ struct Directional {
   // out = init + dt * (-(F_high - F_low) / h + sources): gravity in the vertical step (on
   // the total density with water dynamics), and the gravity_waves case's momentum forcing in
   // every step. With the water's inertia (`pressure`: the faces' pressure terms) the momentum
-  // along the axis feels its pressure part and gravity through rho_d / rho_t.
+  // along the axis feels its pressure part and gravity through rho_d / rho_t. Exact
+  // thermodynamics add the divergence term of the theta equation (ExactTheta).
   static void tendencies(const Field& s0, const Field& s, const Field& s1, const Field& flux,
                          const Field& pressure, const Column& hy_r, const WaterColumns& hy_water,
                          real h, real dt, bool forced, bool water_dynamics, bool inertia,
-                         const CaseSetup& c, const LocalGrid& grid, const CellPolicy& cells) {
+                         const ExactTheta& exact, const CaseSetup& c, const LocalGrid& grid,
+                         const CellPolicy& cells) {
     const bool optional = forced || water_dynamics || inertia;
     (optional ? tendencies_of<true> : tendencies_of<false>)(s0, s, s1, flux, pressure, hy_r,
                                                             hy_water, h, dt, forced, water_dynamics,
-                                                            inertia, c, grid, cells);
+                                                            inertia, exact, c, grid, cells);
   }
 
   template <bool Optional>
   static void tendencies_of(const Field& s0, const Field& s, const Field& s1, const Field& flux,
                             const Field& pressure, const Column& hy_r, const WaterColumns& hy_water,
                             real h, real dt, bool forced, bool water_dynamics, bool inertia,
-                            const CaseSetup& c, const LocalGrid& grid, const CellPolicy& cells) {
+                            const ExactTheta& exact, const CaseSetup& c, const LocalGrid& grid,
+                            const CellPolicy& cells) {
     constexpr int di = Axis == 0, dj = Axis == 1, dk = Axis == 2;
     constexpr int mom = Axis == 0 ? Var::umom : Axis == 1 ? Var::vmom : Var::wmom;
     Kokkos::parallel_for(
@@ -327,6 +345,13 @@ struct Directional {
             tend[mom] = inertial_momentum_tendency(-(high[mom] - low[mom]) / h, gradient,
                                                    Axis == 2 ? buoyancy(rho_pert) : real(0),
                                                    s(Var::dens, k, j, i) + real(hy_r(k)), water);
+          }
+          if (Optional && exact.enabled) {
+            const real rho = s(Var::dens, k, j, i) + real(hy_r(k));
+            tend[Var::rhot] += kernels::weather::exact::theta_divergence_tendency(
+                s(Var::rhot, k, j, i) + real(exact.rho_theta(k)), s(NVars, k, j, i) / rho,
+                (s(NVars + 1, k, j, i) + s(NVars + 2, k, j, i)) / rho, pressure(1, k, j, i),
+                pressure(1, k + dk, j + dj, i + di), h);
           }
           if (Optional && forced) {
             const double x = grid.center(0, i), y = grid.center(1, j), z = grid.center(2, k);
@@ -417,11 +442,12 @@ void WeatherSolver::apply_tracer_tendencies(const Field& init, const Field& out,
 
 void WeatherSolver::apply_tendencies(const Field& init, const Field& forcing, const Field& out,
                                      int axis, double dt) {
+  const ExactTheta exact{params_.moisture.exact, hy_dens_theta_cell_};
   dispatch<TendencyLaunch>(
       axis, params_.dynamic_variables(), init, forcing, out, flux_, face_pressure_, hy_dens_cell_,
       hy_water_cell_, real(params_.geometry.spacing(axis)), real(dt),
       setup_.kind == Case::gravity_waves, params_.moisture.dynamics, params_.moisture.inertia,
-      setup_, local_grid(), owned_cells(decomposition_.local_cells(), ghost_));
+      exact, setup_, local_grid(), owned_cells(decomposition_.local_cells(), ghost_));
 }
 
 }  // namespace cb::weather

@@ -51,6 +51,9 @@ KOKKOS_INLINE_FUNCTION double saturation_vapour(double exner, double theta, bool
 // a lifted saturated parcel keeps the background's theta. (A constant theta_e of this form is
 // not neutral for the model: its saturation adjustment conserves it only to first order, and
 // from the same ground state the model's adiabat is 0.6 K warmer at 3 km, 1.5 K at 6 km.)
+// With exact thermodynamics (`exact` below): Emanuel's reversible theta_e is 320 K at the
+// ground and theta follows the saturated adiabat of those thermodynamics
+// (exact_adiabat_theta_slope).
 namespace bryan_fritsch {
 constexpr double theta_e = 320.0, q_total = 0.020, latent_heat = 2.5e6;
 
